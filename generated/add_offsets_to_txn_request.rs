@@ -280,6 +280,25 @@ impl crate::json::ToJson for AddOffsetsToTxnRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AddOffsetsToTxnRequest");
+        out.field(
+            "transactionalId",
+            "\"transactionalId\":",
+            &self.transactional_id,
+            version,
+        )?;
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field("producerEpoch", "\"producerEpoch\":", &self.producer_epoch, version)?;
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AddOffsetsToTxnRequest {

@@ -193,6 +193,23 @@ impl crate::json::ToJson for AddOffsetsToTxnResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AddOffsetsToTxnResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AddOffsetsToTxnResponse {

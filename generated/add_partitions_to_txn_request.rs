@@ -510,6 +510,96 @@ impl crate::json::ToJson for AddPartitionsToTxnRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 4 && !self.transactions.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnRequest",
+                    "transactions",
+                    version,
+                ),
+            );
+        }
+        if version > 3 && !self.v3_and_below_transactional_id.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowTransactionalId",
+                    version,
+                ),
+            );
+        }
+        if version > 3 && self.v3_and_below_producer_id != 0 {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowProducerId",
+                    version,
+                ),
+            );
+        }
+        if version > 3 && self.v3_and_below_producer_epoch != 0 {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowProducerEpoch",
+                    version,
+                ),
+            );
+        }
+        if version > 3 && !self.v3_and_below_topics.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowTopics",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "AddPartitionsToTxnRequest");
+        if version >= 4 {
+            out.field("transactions", "\"transactions\":", &self.transactions, version)?;
+        }
+        if version <= 3 {
+            out.field(
+                "v3AndBelowTransactionalId",
+                "\"v3AndBelowTransactionalId\":",
+                &self.v3_and_below_transactional_id,
+                version,
+            )?;
+        }
+        if version <= 3 {
+            out.field(
+                "v3AndBelowProducerId",
+                "\"v3AndBelowProducerId\":",
+                &self.v3_and_below_producer_id,
+                version,
+            )?;
+        }
+        if version <= 3 {
+            out.field(
+                "v3AndBelowProducerEpoch",
+                "\"v3AndBelowProducerEpoch\":",
+                &self.v3_and_below_producer_epoch,
+                version,
+            )?;
+        }
+        if version <= 3 {
+            out.field(
+                "v3AndBelowTopics",
+                "\"v3AndBelowTopics\":",
+                &self.v3_and_below_topics,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AddPartitionsToTxnRequest {
@@ -793,6 +883,18 @@ impl crate::json::ToJson for AddPartitionsToTxnTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AddPartitionsToTxnTopic");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1084,6 +1186,26 @@ impl crate::json::ToJson for AddPartitionsToTxnTransaction {
             "topics",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AddPartitionsToTxnTransaction");
+        out.field(
+            "transactionalId",
+            "\"transactionalId\":",
+            &self.transactional_id,
+            version,
+        )?;
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field("producerEpoch", "\"producerEpoch\":", &self.producer_epoch, version)?;
+        out.field("verifyOnly", "\"verifyOnly\":", &self.verify_only, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -409,6 +409,59 @@ impl crate::json::ToJson for AddPartitionsToTxnResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 4 && !self.results_by_transaction.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnResponse",
+                    "resultsByTransaction",
+                    version,
+                ),
+            );
+        }
+        if version > 3 && !self.results_by_topic_v3_and_below.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnResponse",
+                    "resultsByTopicV3AndBelow",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "AddPartitionsToTxnResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        if version >= 4 {
+            out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        }
+        if version >= 4 {
+            out.field(
+                "resultsByTransaction",
+                "\"resultsByTransaction\":",
+                &self.results_by_transaction,
+                version,
+            )?;
+        }
+        if version <= 3 {
+            out.field(
+                "resultsByTopicV3AndBelow",
+                "\"resultsByTopicV3AndBelow\":",
+                &self.results_by_topic_v3_and_below,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AddPartitionsToTxnResponse {
@@ -688,6 +741,23 @@ impl crate::json::ToJson for AddPartitionsToTxnTopicResult {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AddPartitionsToTxnTopicResult");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "resultsByPartition",
+            "\"resultsByPartition\":",
+            &self.results_by_partition,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AddPartitionsToTxnTopicResult {
@@ -914,6 +984,28 @@ impl crate::json::ToJson for AddPartitionsToTxnPartitionResult {
             "partitionErrorCode",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AddPartitionsToTxnPartitionResult");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field(
+            "partitionErrorCode",
+            "\"partitionErrorCode\":",
+            &self.partition_error_code,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1161,6 +1253,23 @@ impl crate::json::ToJson for AddPartitionsToTxnResult {
             "topicResults",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AddPartitionsToTxnResult");
+        out.field(
+            "transactionalId",
+            "\"transactionalId\":",
+            &self.transactional_id,
+            version,
+        )?;
+        out.field("topicResults", "\"topicResults\":", &self.topic_results, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -340,6 +340,43 @@ impl crate::json::ToJson for AddRaftVoterRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && !self.ack_when_committed {
+            return Err(
+                enc::json::non_default(
+                    "AddRaftVoterRequest",
+                    "ackWhenCommitted",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "AddRaftVoterRequest");
+        out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        out.field("timeoutMs", "\"timeoutMs\":", &self.timeout_ms, version)?;
+        out.field("voterId", "\"voterId\":", &self.voter_id, version)?;
+        out.field(
+            "voterDirectoryId",
+            "\"voterDirectoryId\":",
+            &self.voter_directory_id,
+            version,
+        )?;
+        out.field("listeners", "\"listeners\":", &self.listeners, version)?;
+        if version >= 1 {
+            out.field(
+                "ackWhenCommitted",
+                "\"ackWhenCommitted\":",
+                &self.ack_when_committed,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AddRaftVoterRequest {
@@ -575,6 +612,19 @@ impl crate::json::ToJson for Listener {
         enc::json::put(&mut out, &self.host, version, options, "Listener", "host")?;
         enc::json::put(&mut out, &self.port, version, options, "Listener", "port")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Listener");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -242,6 +242,35 @@ impl crate::json::ToJson for AllocateProducerIdsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AllocateProducerIdsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field(
+            "producerIdStart",
+            "\"producerIdStart\":",
+            &self.producer_id_start,
+            version,
+        )?;
+        out.field(
+            "producerIdLen",
+            "\"producerIdLen\":",
+            &self.producer_id_len,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AllocateProducerIdsResponse {

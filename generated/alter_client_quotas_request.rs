@@ -187,6 +187,18 @@ impl crate::json::ToJson for AlterClientQuotasRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AlterClientQuotasRequest");
+        out.field("entries", "\"entries\":", &self.entries, version)?;
+        out.field("validateOnly", "\"validateOnly\":", &self.validate_only, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AlterClientQuotasRequest {
@@ -365,6 +377,18 @@ impl crate::json::ToJson for EntryData {
         enc::json::put(&mut out, &self.entity, version, options, "EntryData", "entity")?;
         enc::json::put(&mut out, &self.ops, version, options, "EntryData", "ops")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EntryData");
+        out.field("entity", "\"entity\":", &self.entity, version)?;
+        out.field("ops", "\"ops\":", &self.ops, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -614,6 +638,18 @@ impl crate::json::ToJson for EntityData {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EntityData");
+        out.field("entityType", "\"entityType\":", &self.entity_type, version)?;
+        out.field("entityName", "\"entityName\":", &self.entity_name, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for EntityData {
@@ -824,6 +860,19 @@ impl crate::json::ToJson for OpData {
         enc::json::put(&mut out, &self.value, version, options, "OpData", "value")?;
         enc::json::put(&mut out, &self.remove, version, options, "OpData", "remove")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OpData");
+        out.field("key", "\"key\":", &self.key, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.field("remove", "\"remove\":", &self.remove, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

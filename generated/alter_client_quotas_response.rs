@@ -193,6 +193,23 @@ impl crate::json::ToJson for AlterClientQuotasResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AlterClientQuotasResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("entries", "\"entries\":", &self.entries, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AlterClientQuotasResponse {
@@ -459,6 +476,19 @@ impl crate::json::ToJson for EntryData {
         enc::json::put(&mut out, &self.entity, version, options, "EntryData", "entity")?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EntryData");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("entity", "\"entity\":", &self.entity, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for EntryData {
@@ -716,6 +746,18 @@ impl crate::json::ToJson for EntityData {
             "entityName",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EntityData");
+        out.field("entityType", "\"entityType\":", &self.entity_type, version)?;
+        out.field("entityName", "\"entityName\":", &self.entity_name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

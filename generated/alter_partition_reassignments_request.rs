@@ -254,6 +254,35 @@ impl crate::json::ToJson for AlterPartitionReassignmentsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && !self.allow_replication_factor_change {
+            return Err(
+                enc::json::non_default(
+                    "AlterPartitionReassignmentsRequest",
+                    "allowReplicationFactorChange",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "AlterPartitionReassignmentsRequest");
+        out.field("timeoutMs", "\"timeoutMs\":", &self.timeout_ms, version)?;
+        if version >= 1 {
+            out.field(
+                "allowReplicationFactorChange",
+                "\"allowReplicationFactorChange\":",
+                &self.allow_replication_factor_change,
+                version,
+            )?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AlterPartitionReassignmentsRequest {
@@ -477,6 +506,18 @@ impl crate::json::ToJson for ReassignableTopic {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReassignableTopic");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ReassignableTopic {
@@ -675,6 +716,23 @@ impl crate::json::ToJson for ReassignablePartition {
             "replicas",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReassignablePartition");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("replicas", "\"replicas\":", &self.replicas, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

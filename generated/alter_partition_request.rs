@@ -219,6 +219,19 @@ impl crate::json::ToJson for AlterPartitionRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AlterPartitionRequest");
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field("brokerEpoch", "\"brokerEpoch\":", &self.broker_epoch, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AlterPartitionRequest {
@@ -493,6 +506,23 @@ impl crate::json::ToJson for TopicData {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicData");
+        if version <= 1 {
+            out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        }
+        if version >= 2 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -929,6 +959,61 @@ impl crate::json::ToJson for PartitionData {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 2 && !self.new_isr.is_empty() {
+            return Err(enc::json::non_default("PartitionData", "newIsr", version));
+        }
+        if version < 3 && !self.new_isr_with_epochs.is_empty() {
+            return Err(
+                enc::json::non_default("PartitionData", "newIsrWithEpochs", version),
+            );
+        }
+        if version < 1 && self.leader_recovery_state != 0 {
+            return Err(
+                enc::json::non_default("PartitionData", "leaderRecoveryState", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "PartitionData");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        if version <= 2 {
+            out.field("newIsr", "\"newIsr\":", &self.new_isr, version)?;
+        }
+        if version >= 3 {
+            out.field(
+                "newIsrWithEpochs",
+                "\"newIsrWithEpochs\":",
+                &self.new_isr_with_epochs,
+                version,
+            )?;
+        }
+        if version >= 1 {
+            out.field(
+                "leaderRecoveryState",
+                "\"leaderRecoveryState\":",
+                &self.leader_recovery_state,
+                version,
+            )?;
+        }
+        out.field(
+            "partitionEpoch",
+            "\"partitionEpoch\":",
+            &self.partition_epoch,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionData {
@@ -1189,6 +1274,18 @@ impl crate::json::ToJson for BrokerState {
             "brokerEpoch",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "BrokerState");
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field("brokerEpoch", "\"brokerEpoch\":", &self.broker_epoch, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

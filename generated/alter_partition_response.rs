@@ -205,6 +205,24 @@ impl crate::json::ToJson for AlterPartitionResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AlterPartitionResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AlterPartitionResponse {
@@ -489,6 +507,23 @@ impl crate::json::ToJson for TopicData {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicData");
+        if version <= 1 {
+            out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        }
+        if version >= 2 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -860,6 +895,40 @@ impl crate::json::ToJson for PartitionData {
             "partitionEpoch",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionData");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("isr", "\"isr\":", &self.isr, version)?;
+        if version >= 1 {
+            out.field(
+                "leaderRecoveryState",
+                "\"leaderRecoveryState\":",
+                &self.leader_recovery_state,
+                version,
+            )?;
+        }
+        out.field(
+            "partitionEpoch",
+            "\"partitionEpoch\":",
+            &self.partition_epoch,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -152,6 +152,18 @@ impl crate::json::ToJson for AlterUserScramCredentialsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AlterUserScramCredentialsRequest");
+        out.field("deletions", "\"deletions\":", &self.deletions, version)?;
+        out.field("upsertions", "\"upsertions\":", &self.upsertions, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AlterUserScramCredentialsRequest {
@@ -355,6 +367,18 @@ impl crate::json::ToJson for ScramCredentialDeletion {
             "mechanism",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ScramCredentialDeletion");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("mechanism", "\"mechanism\":", &self.mechanism, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -675,6 +699,26 @@ impl crate::json::ToJson for ScramCredentialUpsertion {
             "saltedPassword",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ScramCredentialUpsertion");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("mechanism", "\"mechanism\":", &self.mechanism, version)?;
+        out.field("iterations", "\"iterations\":", &self.iterations, version)?;
+        out.sensitive("salt", "\"salt\":", &self.salt, version)?;
+        out.sensitive(
+            "saltedPassword",
+            "\"saltedPassword\":",
+            &self.salted_password,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -5843,6 +5843,256 @@ impl RequestBody {
         }
     }
     #[cfg(feature = "json")]
+    /// Appends to `w` the text of the body's JSON form at `version`
+    /// (what [`Self::to_json_with`] gives with `w`'s options, as
+    /// `Value::to_string` writes it), without building the `Value`.
+    ///
+    /// # Errors
+    /// As the body's `ToJson::write_json`.
+    pub fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        match self {
+            Self::Produce(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::Fetch(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ListOffsets(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::Metadata(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::LeaderAndIsr(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::StopReplica(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::UpdateMetadata(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::ControlledShutdown(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::OffsetCommit(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::OffsetFetch(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::FindCoordinator(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::JoinGroup(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::Heartbeat(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::LeaveGroup(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::SyncGroup(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeGroups(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::ListGroups(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::SaslHandshake(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ApiVersions(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::CreateTopics(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DeleteTopics(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DeleteRecords(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::InitProducerId(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::AddPartitionsToTxn(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::AddOffsetsToTxn(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::EndTxn(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::WriteTxnMarkers(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::TxnOffsetCommit(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeAcls(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::CreateAcls(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DeleteAcls(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeConfigs(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::AlterConfigs(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::AlterReplicaLogDirs(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeLogDirs(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::SaslAuthenticate(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::CreatePartitions(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::CreateDelegationToken(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::RenewDelegationToken(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ExpireDelegationToken(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeDelegationToken(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteGroups(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::ElectLeaders(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::IncrementalAlterConfigs(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterPartitionReassignments(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListPartitionReassignments(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::OffsetDelete(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeClientQuotas(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterClientQuotas(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeUserScramCredentials(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterUserScramCredentials(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "controller")]
+            Self::Vote(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::BeginQuorumEpoch(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::EndQuorumEpoch(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeQuorum(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::AlterPartition(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::UpdateFeatures(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::Envelope(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::FetchSnapshot(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeCluster(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeProducers(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::BrokerRegistration(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::BrokerHeartbeat(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::UnregisterBroker(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeTransactions(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListTransactions(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::AllocateProducerIds(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ConsumerGroupDescribe(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "controller")]
+            Self::ControllerRegistration(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::GetTelemetrySubscriptions(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::PushTelemetry(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::AssignReplicasToDirs(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListConfigResources(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTopicPartitions(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupHeartbeat(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupDescribe(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::ShareFetch(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::ShareAcknowledge(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::AddRaftVoter(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::RemoveRaftVoter(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::UpdateRaftVoter(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::InitializeShareGroupState(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupState(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::WriteShareGroupState(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupState(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupStateSummary(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupDescribe(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterShareGroupOffsets(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterController(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+        }
+    }
+    #[cfg(feature = "json")]
     /// Reads the body of `api_key` at `version` from Kafka's JSON form.
     ///
     /// # Errors
@@ -15243,6 +15493,256 @@ impl ResponseBody {
             #[cfg(feature = "admin")]
             Self::UnregisterController(m) => {
                 crate::json::ToJson::to_json_with(m, version, options)
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    /// Appends to `w` the text of the body's JSON form at `version`
+    /// (what [`Self::to_json_with`] gives with `w`'s options, as
+    /// `Value::to_string` writes it), without building the `Value`.
+    ///
+    /// # Errors
+    /// As the body's `ToJson::write_json`.
+    pub fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        match self {
+            Self::Produce(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::Fetch(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ListOffsets(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::Metadata(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::LeaderAndIsr(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::StopReplica(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::UpdateMetadata(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::ControlledShutdown(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::OffsetCommit(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::OffsetFetch(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::FindCoordinator(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::JoinGroup(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::Heartbeat(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::LeaveGroup(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::SyncGroup(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeGroups(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::ListGroups(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::SaslHandshake(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ApiVersions(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::CreateTopics(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DeleteTopics(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DeleteRecords(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::InitProducerId(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::AddPartitionsToTxn(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::AddOffsetsToTxn(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::EndTxn(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::WriteTxnMarkers(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::TxnOffsetCommit(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeAcls(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::CreateAcls(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DeleteAcls(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeConfigs(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::AlterConfigs(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::AlterReplicaLogDirs(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeLogDirs(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::SaslAuthenticate(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::CreatePartitions(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::CreateDelegationToken(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::RenewDelegationToken(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ExpireDelegationToken(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeDelegationToken(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteGroups(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::ElectLeaders(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::IncrementalAlterConfigs(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterPartitionReassignments(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListPartitionReassignments(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::OffsetDelete(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeClientQuotas(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterClientQuotas(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeUserScramCredentials(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterUserScramCredentials(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "controller")]
+            Self::Vote(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::BeginQuorumEpoch(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::EndQuorumEpoch(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeQuorum(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::AlterPartition(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::UpdateFeatures(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::Envelope(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::FetchSnapshot(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeCluster(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeProducers(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::BrokerRegistration(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::BrokerHeartbeat(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::UnregisterBroker(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::DescribeTransactions(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListTransactions(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::AllocateProducerIds(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ConsumerGroupDescribe(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "controller")]
+            Self::ControllerRegistration(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::GetTelemetrySubscriptions(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::PushTelemetry(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::AssignReplicasToDirs(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListConfigResources(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTopicPartitions(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupHeartbeat(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupDescribe(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::ShareFetch(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::ShareAcknowledge(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::AddRaftVoter(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::RemoveRaftVoter(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "controller")]
+            Self::UpdateRaftVoter(m) => crate::json::ToJson::write_json(m, w, version),
+            #[cfg(feature = "admin")]
+            Self::InitializeShareGroupState(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupState(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::WriteShareGroupState(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupState(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupStateSummary(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupDescribe(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterShareGroupOffsets(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterController(m) => {
+                crate::json::ToJson::write_json(m, w, version)
             }
         }
     }

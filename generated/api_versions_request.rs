@@ -375,6 +375,38 @@ impl crate::json::ToJson for ApiVersionsRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ApiVersionsRequest");
+        if version >= 3 {
+            out.field(
+                "clientSoftwareName",
+                "\"clientSoftwareName\":",
+                &self.client_software_name,
+                version,
+            )?;
+        }
+        if version >= 3 {
+            out.field(
+                "clientSoftwareVersion",
+                "\"clientSoftwareVersion\":",
+                &self.client_software_version,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        }
+        if version >= 5 {
+            out.field("nodeId", "\"nodeId\":", &self.node_id, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ApiVersionsRequest {

@@ -543,6 +543,58 @@ impl crate::json::ToJson for ApiVersionsResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ApiVersionsResponse");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("apiKeys", "\"apiKeys\":", &self.api_keys, version)?;
+        if version >= 1 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        if version >= 3 && !self.supported_features.is_empty() {
+            out.field(
+                "supportedFeatures",
+                "\"supportedFeatures\":",
+                &self.supported_features,
+                version,
+            )?;
+        }
+        if version >= 3 && self.finalized_features_epoch != -1 {
+            out.field(
+                "finalizedFeaturesEpoch",
+                "\"finalizedFeaturesEpoch\":",
+                &self.finalized_features_epoch,
+                version,
+            )?;
+        }
+        if version >= 3 && !self.finalized_features.is_empty() {
+            out.field(
+                "finalizedFeatures",
+                "\"finalizedFeatures\":",
+                &self.finalized_features,
+                version,
+            )?;
+        }
+        if version >= 3 && self.zk_migration_ready {
+            out.field(
+                "zkMigrationReady",
+                "\"zkMigrationReady\":",
+                &self.zk_migration_ready,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ApiVersionsResponse {
@@ -824,6 +876,19 @@ impl crate::json::ToJson for ApiVersion {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ApiVersion");
+        out.field("apiKey", "\"apiKey\":", &self.api_key, version)?;
+        out.field("minVersion", "\"minVersion\":", &self.min_version, version)?;
+        out.field("maxVersion", "\"maxVersion\":", &self.max_version, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ApiVersion {
@@ -1051,6 +1116,19 @@ impl crate::json::ToJson for SupportedFeatureKey {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SupportedFeatureKey");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("minVersion", "\"minVersion\":", &self.min_version, version)?;
+        out.field("maxVersion", "\"maxVersion\":", &self.max_version, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for SupportedFeatureKey {
@@ -1277,6 +1355,29 @@ impl crate::json::ToJson for FinalizedFeatureKey {
             "minVersionLevel",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "FinalizedFeatureKey");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "maxVersionLevel",
+            "\"maxVersionLevel\":",
+            &self.max_version_level,
+            version,
+        )?;
+        out.field(
+            "minVersionLevel",
+            "\"minVersionLevel\":",
+            &self.min_version_level,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -288,6 +288,35 @@ impl crate::json::ToJson for BeginQuorumEpochResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && !self.node_endpoints.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "BeginQuorumEpochResponse",
+                    "nodeEndpoints",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "BeginQuorumEpochResponse");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        if version >= 1 && !self.node_endpoints.is_empty() {
+            out.field(
+                "nodeEndpoints",
+                "\"nodeEndpoints\":",
+                &self.node_endpoints,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for BeginQuorumEpochResponse {
@@ -545,6 +574,18 @@ impl crate::json::ToJson for TopicData {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicData");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -821,6 +862,25 @@ impl crate::json::ToJson for PartitionData {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionData");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionData {
@@ -1041,6 +1101,19 @@ impl crate::json::ToJson for NodeEndpoint {
         enc::json::put(&mut out, &self.host, version, options, "NodeEndpoint", "host")?;
         enc::json::put(&mut out, &self.port, version, options, "NodeEndpoint", "port")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "NodeEndpoint");
+        out.field("nodeId", "\"nodeId\":", &self.node_id, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

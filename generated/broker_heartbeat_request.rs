@@ -466,6 +466,60 @@ impl crate::json::ToJson for BrokerHeartbeatRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && !self.offline_log_dirs.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "BrokerHeartbeatRequest",
+                    "offlineLogDirs",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && self.cordoned_log_dirs.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "BrokerHeartbeatRequest",
+                    "cordonedLogDirs",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "BrokerHeartbeatRequest");
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field("brokerEpoch", "\"brokerEpoch\":", &self.broker_epoch, version)?;
+        out.field(
+            "currentMetadataOffset",
+            "\"currentMetadataOffset\":",
+            &self.current_metadata_offset,
+            version,
+        )?;
+        out.field("wantFence", "\"wantFence\":", &self.want_fence, version)?;
+        out.field("wantShutDown", "\"wantShutDown\":", &self.want_shut_down, version)?;
+        if version >= 1 && !self.offline_log_dirs.is_empty() {
+            out.field(
+                "offlineLogDirs",
+                "\"offlineLogDirs\":",
+                &self.offline_log_dirs,
+                version,
+            )?;
+        }
+        if version >= 2 && self.cordoned_log_dirs.is_some() {
+            out.field(
+                "cordonedLogDirs",
+                "\"cordonedLogDirs\":",
+                &self.cordoned_log_dirs,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for BrokerHeartbeatRequest {

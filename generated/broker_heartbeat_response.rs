@@ -286,6 +286,31 @@ impl crate::json::ToJson for BrokerHeartbeatResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "BrokerHeartbeatResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("isCaughtUp", "\"isCaughtUp\":", &self.is_caught_up, version)?;
+        out.field("isFenced", "\"isFenced\":", &self.is_fenced, version)?;
+        out.field(
+            "shouldShutDown",
+            "\"shouldShutDown\":",
+            &self.should_shut_down,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for BrokerHeartbeatResponse {

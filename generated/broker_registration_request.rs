@@ -478,6 +478,50 @@ impl crate::json::ToJson for BrokerRegistrationRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.is_migrating_zk_broker {
+            return Err(
+                enc::json::non_default(
+                    "BrokerRegistrationRequest",
+                    "isMigratingZkBroker",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "BrokerRegistrationRequest");
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        out.field("incarnationId", "\"incarnationId\":", &self.incarnation_id, version)?;
+        out.field("listeners", "\"listeners\":", &self.listeners, version)?;
+        out.field("features", "\"features\":", &self.features, version)?;
+        out.field("rack", "\"rack\":", &self.rack, version)?;
+        if version >= 1 {
+            out.field(
+                "isMigratingZkBroker",
+                "\"isMigratingZkBroker\":",
+                &self.is_migrating_zk_broker,
+                version,
+            )?;
+        }
+        if version >= 2 {
+            out.field("logDirs", "\"logDirs\":", &self.log_dirs, version)?;
+        }
+        if version >= 3 {
+            out.field(
+                "previousBrokerEpoch",
+                "\"previousBrokerEpoch\":",
+                &self.previous_broker_epoch,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for BrokerRegistrationRequest {
@@ -798,6 +842,25 @@ impl crate::json::ToJson for Listener {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Listener");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.field(
+            "securityProtocol",
+            "\"securityProtocol\":",
+            &self.security_protocol,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Listener {
@@ -1017,6 +1080,29 @@ impl crate::json::ToJson for Feature {
             "maxSupportedVersion",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Feature");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "minSupportedVersion",
+            "\"minSupportedVersion\":",
+            &self.min_supported_version,
+            version,
+        )?;
+        out.field(
+            "maxSupportedVersion",
+            "\"maxSupportedVersion\":",
+            &self.max_supported_version,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

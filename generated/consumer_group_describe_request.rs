@@ -181,6 +181,23 @@ impl crate::json::ToJson for ConsumerGroupDescribeRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ConsumerGroupDescribeRequest");
+        out.field("groupIds", "\"groupIds\":", &self.group_ids, version)?;
+        out.field(
+            "includeAuthorizedOperations",
+            "\"includeAuthorizedOperations\":",
+            &self.include_authorized_operations,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerGroupDescribeRequest {

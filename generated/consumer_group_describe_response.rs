@@ -182,6 +182,23 @@ impl crate::json::ToJson for ConsumerGroupDescribeResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ConsumerGroupDescribeResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("groups", "\"groups\":", &self.groups, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerGroupDescribeResponse {
@@ -415,6 +432,19 @@ impl crate::json::ToJson for TopicPartitions {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicPartitions");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopicPartitions {
@@ -604,6 +634,22 @@ impl crate::json::ToJson for Assignment {
             "topicPartitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Assignment");
+        out.field(
+            "topicPartitions",
+            "\"topicPartitions\":",
+            &self.topic_partitions,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1056,6 +1102,35 @@ impl crate::json::ToJson for DescribedGroup {
             "authorizedOperations",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribedGroup");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("groupState", "\"groupState\":", &self.group_state, version)?;
+        out.field("groupEpoch", "\"groupEpoch\":", &self.group_epoch, version)?;
+        out.field(
+            "assignmentEpoch",
+            "\"assignmentEpoch\":",
+            &self.assignment_epoch,
+            version,
+        )?;
+        out.field("assignorName", "\"assignorName\":", &self.assignor_name, version)?;
+        out.field("members", "\"members\":", &self.members, version)?;
+        out.field(
+            "authorizedOperations",
+            "\"authorizedOperations\":",
+            &self.authorized_operations,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1696,6 +1771,44 @@ impl crate::json::ToJson for Member {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Member");
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field("instanceId", "\"instanceId\":", &self.instance_id, version)?;
+        out.field("rackId", "\"rackId\":", &self.rack_id, version)?;
+        out.field("memberEpoch", "\"memberEpoch\":", &self.member_epoch, version)?;
+        out.field("clientId", "\"clientId\":", &self.client_id, version)?;
+        out.field("clientHost", "\"clientHost\":", &self.client_host, version)?;
+        out.field(
+            "subscribedTopicNames",
+            "\"subscribedTopicNames\":",
+            &self.subscribed_topic_names,
+            version,
+        )?;
+        out.field(
+            "subscribedTopicRegex",
+            "\"subscribedTopicRegex\":",
+            &self.subscribed_topic_regex,
+            version,
+        )?;
+        out.field("assignment", "\"assignment\":", &self.assignment, version)?;
+        out.field(
+            "targetAssignment",
+            "\"targetAssignment\":",
+            &self.target_assignment,
+            version,
+        )?;
+        if version >= 1 {
+            out.field("memberType", "\"memberType\":", &self.member_type, version)?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -561,6 +561,62 @@ impl crate::json::ToJson for ConsumerGroupHeartbeatRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.subscribed_topic_regex.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "ConsumerGroupHeartbeatRequest",
+                    "subscribedTopicRegex",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ConsumerGroupHeartbeatRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field("memberEpoch", "\"memberEpoch\":", &self.member_epoch, version)?;
+        out.field("instanceId", "\"instanceId\":", &self.instance_id, version)?;
+        out.field("rackId", "\"rackId\":", &self.rack_id, version)?;
+        out.field(
+            "rebalanceTimeoutMs",
+            "\"rebalanceTimeoutMs\":",
+            &self.rebalance_timeout_ms,
+            version,
+        )?;
+        out.field(
+            "subscribedTopicNames",
+            "\"subscribedTopicNames\":",
+            &self.subscribed_topic_names,
+            version,
+        )?;
+        if version >= 1 {
+            out.field(
+                "subscribedTopicRegex",
+                "\"subscribedTopicRegex\":",
+                &self.subscribed_topic_regex,
+                version,
+            )?;
+        }
+        out.field(
+            "serverAssignor",
+            "\"serverAssignor\":",
+            &self.server_assignor,
+            version,
+        )?;
+        out.field(
+            "topicPartitions",
+            "\"topicPartitions\":",
+            &self.topic_partitions,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerGroupHeartbeatRequest {
@@ -880,6 +936,18 @@ impl crate::json::ToJson for TopicPartitions {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicPartitions");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -171,6 +171,23 @@ impl crate::json::ToJson for ConsumerProtocolAssignment {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ConsumerProtocolAssignment");
+        out.field(
+            "assignedPartitions",
+            "\"assignedPartitions\":",
+            &self.assigned_partitions,
+            version,
+        )?;
+        out.field("userData", "\"userData\":", &self.user_data, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerProtocolAssignment {
@@ -358,6 +375,18 @@ impl crate::json::ToJson for TopicPartition {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicPartition");
+        out.field("topic", "\"topic\":", &self.topic, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

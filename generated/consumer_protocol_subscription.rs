@@ -337,6 +337,37 @@ impl crate::json::ToJson for ConsumerProtocolSubscription {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ConsumerProtocolSubscription");
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.field("userData", "\"userData\":", &self.user_data, version)?;
+        if version >= 1 {
+            out.field(
+                "ownedPartitions",
+                "\"ownedPartitions\":",
+                &self.owned_partitions,
+                version,
+            )?;
+        }
+        if version >= 2 {
+            out.field(
+                "generationId",
+                "\"generationId\":",
+                &self.generation_id,
+                version,
+            )?;
+        }
+        if version >= 3 {
+            out.field("rackId", "\"rackId\":", &self.rack_id, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerProtocolSubscription {
@@ -564,6 +595,18 @@ impl crate::json::ToJson for TopicPartition {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicPartition");
+        out.field("topic", "\"topic\":", &self.topic, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -235,6 +235,20 @@ impl crate::json::ToJson for ControlledShutdownRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ControlledShutdownRequest");
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        if version >= 2 {
+            out.field("brokerEpoch", "\"brokerEpoch\":", &self.broker_epoch, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ControlledShutdownRequest {

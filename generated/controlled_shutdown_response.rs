@@ -214,6 +214,23 @@ impl crate::json::ToJson for ControlledShutdownResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ControlledShutdownResponse");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field(
+            "remainingPartitions",
+            "\"remainingPartitions\":",
+            &self.remaining_partitions,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ControlledShutdownResponse {
@@ -457,6 +474,23 @@ impl crate::json::ToJson for RemainingPartition {
             "partitionIndex",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RemainingPartition");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -237,6 +237,26 @@ impl crate::json::ToJson for ControllerRegistrationRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ControllerRegistrationRequest");
+        out.field("controllerId", "\"controllerId\":", &self.controller_id, version)?;
+        out.field("incarnationId", "\"incarnationId\":", &self.incarnation_id, version)?;
+        out.field(
+            "zkMigrationReady",
+            "\"zkMigrationReady\":",
+            &self.zk_migration_ready,
+            version,
+        )?;
+        out.field("listeners", "\"listeners\":", &self.listeners, version)?;
+        out.field("features", "\"features\":", &self.features, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ControllerRegistrationRequest {
@@ -515,6 +535,25 @@ impl crate::json::ToJson for Listener {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Listener");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.field(
+            "securityProtocol",
+            "\"securityProtocol\":",
+            &self.security_protocol,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Listener {
@@ -734,6 +773,29 @@ impl crate::json::ToJson for Feature {
             "maxSupportedVersion",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Feature");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "minSupportedVersion",
+            "\"minSupportedVersion\":",
+            &self.min_supported_version,
+            version,
+        )?;
+        out.field(
+            "maxSupportedVersion",
+            "\"maxSupportedVersion\":",
+            &self.max_supported_version,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -152,6 +152,17 @@ impl crate::json::ToJson for CreateAclsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreateAclsRequest");
+        out.field("creations", "\"creations\":", &self.creations, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreateAclsRequest {
@@ -574,6 +585,40 @@ impl crate::json::ToJson for AclCreation {
             "permissionType",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.resource_pattern_type != 3 {
+            return Err(
+                enc::json::non_default("AclCreation", "resourcePatternType", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "AclCreation");
+        out.field("resourceType", "\"resourceType\":", &self.resource_type, version)?;
+        out.field("resourceName", "\"resourceName\":", &self.resource_name, version)?;
+        if version >= 1 {
+            out.field(
+                "resourcePatternType",
+                "\"resourcePatternType\":",
+                &self.resource_pattern_type,
+                version,
+            )?;
+        }
+        out.field("principal", "\"principal\":", &self.principal, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("operation", "\"operation\":", &self.operation, version)?;
+        out.field(
+            "permissionType",
+            "\"permissionType\":",
+            &self.permission_type,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

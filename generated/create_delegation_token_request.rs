@@ -395,6 +395,61 @@ impl crate::json::ToJson for CreateDelegationTokenRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 3
+            && self.owner_principal_type.as_ref().is_none_or(|v| !v.is_empty())
+        {
+            return Err(
+                enc::json::non_default(
+                    "CreateDelegationTokenRequest",
+                    "ownerPrincipalType",
+                    version,
+                ),
+            );
+        }
+        if version < 3
+            && self.owner_principal_name.as_ref().is_none_or(|v| !v.is_empty())
+        {
+            return Err(
+                enc::json::non_default(
+                    "CreateDelegationTokenRequest",
+                    "ownerPrincipalName",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "CreateDelegationTokenRequest");
+        if version >= 3 {
+            out.field(
+                "ownerPrincipalType",
+                "\"ownerPrincipalType\":",
+                &self.owner_principal_type,
+                version,
+            )?;
+        }
+        if version >= 3 {
+            out.field(
+                "ownerPrincipalName",
+                "\"ownerPrincipalName\":",
+                &self.owner_principal_name,
+                version,
+            )?;
+        }
+        out.field("renewers", "\"renewers\":", &self.renewers, version)?;
+        out.field(
+            "maxLifetimeMs",
+            "\"maxLifetimeMs\":",
+            &self.max_lifetime_ms,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreateDelegationTokenRequest {
@@ -678,6 +733,18 @@ impl crate::json::ToJson for CreatableRenewers {
             "principalName",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatableRenewers");
+        out.field("principalType", "\"principalType\":", &self.principal_type, version)?;
+        out.field("principalName", "\"principalName\":", &self.principal_name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

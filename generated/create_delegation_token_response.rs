@@ -657,6 +657,79 @@ impl crate::json::ToJson for CreateDelegationTokenResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 3 && !self.token_requester_principal_type.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "CreateDelegationTokenResponse",
+                    "tokenRequesterPrincipalType",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && !self.token_requester_principal_name.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "CreateDelegationTokenResponse",
+                    "tokenRequesterPrincipalName",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "CreateDelegationTokenResponse");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("principalType", "\"principalType\":", &self.principal_type, version)?;
+        out.field("principalName", "\"principalName\":", &self.principal_name, version)?;
+        if version >= 3 {
+            out.field(
+                "tokenRequesterPrincipalType",
+                "\"tokenRequesterPrincipalType\":",
+                &self.token_requester_principal_type,
+                version,
+            )?;
+        }
+        if version >= 3 {
+            out.field(
+                "tokenRequesterPrincipalName",
+                "\"tokenRequesterPrincipalName\":",
+                &self.token_requester_principal_name,
+                version,
+            )?;
+        }
+        out.field(
+            "issueTimestampMs",
+            "\"issueTimestampMs\":",
+            &self.issue_timestamp_ms,
+            version,
+        )?;
+        out.field(
+            "expiryTimestampMs",
+            "\"expiryTimestampMs\":",
+            &self.expiry_timestamp_ms,
+            version,
+        )?;
+        out.field(
+            "maxTimestampMs",
+            "\"maxTimestampMs\":",
+            &self.max_timestamp_ms,
+            version,
+        )?;
+        out.field("tokenId", "\"tokenId\":", &self.token_id, version)?;
+        out.sensitive("hmac", "\"hmac\":", &self.hmac, version)?;
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreateDelegationTokenResponse {

@@ -216,6 +216,19 @@ impl crate::json::ToJson for CreatePartitionsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatePartitionsRequest");
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.field("timeoutMs", "\"timeoutMs\":", &self.timeout_ms, version)?;
+        out.field("validateOnly", "\"validateOnly\":", &self.validate_only, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreatePartitionsRequest {
@@ -499,6 +512,19 @@ impl crate::json::ToJson for CreatePartitionsTopic {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatePartitionsTopic");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("count", "\"count\":", &self.count, version)?;
+        out.field("assignments", "\"assignments\":", &self.assignments, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreatePartitionsTopic {
@@ -708,6 +734,17 @@ impl crate::json::ToJson for CreatePartitionsAssignment {
             "brokerIds",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatePartitionsAssignment");
+        out.field("brokerIds", "\"brokerIds\":", &self.broker_ids, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -200,6 +200,23 @@ impl crate::json::ToJson for CreatePartitionsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatePartitionsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("results", "\"results\":", &self.results, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreatePartitionsResponse {
@@ -468,6 +485,19 @@ impl crate::json::ToJson for CreatePartitionsTopicResult {
             "errorMessage",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatePartitionsTopicResult");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

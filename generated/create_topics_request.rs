@@ -267,6 +267,31 @@ impl crate::json::ToJson for CreateTopicsRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.validate_only {
+            return Err(
+                enc::json::non_default("CreateTopicsRequest", "validateOnly", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "CreateTopicsRequest");
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.field("timeoutMs", "\"timeoutMs\":", &self.timeout_ms, version)?;
+        if version >= 1 {
+            out.field(
+                "validateOnly",
+                "\"validateOnly\":",
+                &self.validate_only,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreateTopicsRequest {
@@ -587,6 +612,26 @@ impl crate::json::ToJson for CreatableTopic {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatableTopic");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("numPartitions", "\"numPartitions\":", &self.num_partitions, version)?;
+        out.field(
+            "replicationFactor",
+            "\"replicationFactor\":",
+            &self.replication_factor,
+            version,
+        )?;
+        out.field("assignments", "\"assignments\":", &self.assignments, version)?;
+        out.field("configs", "\"configs\":", &self.configs, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreatableTopic {
@@ -848,6 +893,23 @@ impl crate::json::ToJson for CreatableReplicaAssignment {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatableReplicaAssignment");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("brokerIds", "\"brokerIds\":", &self.broker_ids, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreatableReplicaAssignment {
@@ -1083,6 +1145,18 @@ impl crate::json::ToJson for CreatableTopicConfig {
             "value",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatableTopicConfig");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

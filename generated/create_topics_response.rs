@@ -210,6 +210,25 @@ impl crate::json::ToJson for CreateTopicsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreateTopicsResponse");
+        if version >= 2 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreateTopicsResponse {
@@ -767,6 +786,56 @@ impl crate::json::ToJson for CreatableTopicResult {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatableTopicResult");
+        out.field("name", "\"name\":", &self.name, version)?;
+        if version >= 7 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version >= 1 {
+            out.field(
+                "errorMessage",
+                "\"errorMessage\":",
+                &self.error_message,
+                version,
+            )?;
+        }
+        if version >= 5 && self.topic_config_error_code != 0 {
+            out.field(
+                "topicConfigErrorCode",
+                "\"topicConfigErrorCode\":",
+                &self.topic_config_error_code,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field(
+                "numPartitions",
+                "\"numPartitions\":",
+                &self.num_partitions,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field(
+                "replicationFactor",
+                "\"replicationFactor\":",
+                &self.replication_factor,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field("configs", "\"configs\":", &self.configs, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for CreatableTopicResult {
@@ -1125,6 +1194,21 @@ impl crate::json::ToJson for CreatableTopicConfigs {
             "isSensitive",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CreatableTopicConfigs");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.field("readOnly", "\"readOnly\":", &self.read_only, version)?;
+        out.field("configSource", "\"configSource\":", &self.config_source, version)?;
+        out.field("isSensitive", "\"isSensitive\":", &self.is_sensitive, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -199,6 +199,24 @@ impl crate::json::ToJson for DefaultPrincipalData {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DefaultPrincipalData");
+        out.field("type", "\"type\":", &self.r#type, version)?;
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "tokenAuthenticated",
+            "\"tokenAuthenticated\":",
+            &self.token_authenticated,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DefaultPrincipalData {

@@ -140,6 +140,17 @@ impl crate::json::ToJson for DeleteAclsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DeleteAclsRequest");
+        out.field("filters", "\"filters\":", &self.filters, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DeleteAclsRequest {
@@ -619,6 +630,55 @@ impl crate::json::ToJson for DeleteAclsFilter {
             "permissionType",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.pattern_type_filter != 3 {
+            return Err(
+                enc::json::non_default("DeleteAclsFilter", "patternTypeFilter", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DeleteAclsFilter");
+        out.field(
+            "resourceTypeFilter",
+            "\"resourceTypeFilter\":",
+            &self.resource_type_filter,
+            version,
+        )?;
+        out.field(
+            "resourceNameFilter",
+            "\"resourceNameFilter\":",
+            &self.resource_name_filter,
+            version,
+        )?;
+        if version >= 1 {
+            out.field(
+                "patternTypeFilter",
+                "\"patternTypeFilter\":",
+                &self.pattern_type_filter,
+                version,
+            )?;
+        }
+        out.field(
+            "principalFilter",
+            "\"principalFilter\":",
+            &self.principal_filter,
+            version,
+        )?;
+        out.field("hostFilter", "\"hostFilter\":", &self.host_filter, version)?;
+        out.field("operation", "\"operation\":", &self.operation, version)?;
+        out.field(
+            "permissionType",
+            "\"permissionType\":",
+            &self.permission_type,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

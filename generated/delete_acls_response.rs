@@ -212,6 +212,23 @@ impl crate::json::ToJson for DeleteAclsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DeleteAclsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("filterResults", "\"filterResults\":", &self.filter_results, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DeleteAclsResponse {
@@ -506,6 +523,19 @@ impl crate::json::ToJson for DeleteAclsFilterResult {
             "matchingAcls",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DeleteAclsFilterResult");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("matchingAcls", "\"matchingAcls\":", &self.matching_acls, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1043,6 +1073,37 @@ impl crate::json::ToJson for DeleteAclsMatchingAcl {
             "permissionType",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.pattern_type != 3 {
+            return Err(
+                enc::json::non_default("DeleteAclsMatchingAcl", "patternType", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DeleteAclsMatchingAcl");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("resourceType", "\"resourceType\":", &self.resource_type, version)?;
+        out.field("resourceName", "\"resourceName\":", &self.resource_name, version)?;
+        if version >= 1 {
+            out.field("patternType", "\"patternType\":", &self.pattern_type, version)?;
+        }
+        out.field("principal", "\"principal\":", &self.principal, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("operation", "\"operation\":", &self.operation, version)?;
+        out.field(
+            "permissionType",
+            "\"permissionType\":",
+            &self.permission_type,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

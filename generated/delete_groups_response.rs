@@ -200,6 +200,23 @@ impl crate::json::ToJson for DeleteGroupsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DeleteGroupsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("results", "\"results\":", &self.results, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DeleteGroupsResponse {
@@ -494,6 +511,26 @@ impl crate::json::ToJson for DeletableGroupResult {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DeletableGroupResult");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version >= 3 {
+            out.field(
+                "errorMessage",
+                "\"errorMessage\":",
+                &self.error_message,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

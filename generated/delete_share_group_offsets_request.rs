@@ -165,6 +165,18 @@ impl crate::json::ToJson for DeleteShareGroupOffsetsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DeleteShareGroupOffsetsRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DeleteShareGroupOffsetsRequest {
@@ -340,6 +352,17 @@ impl crate::json::ToJson for DeleteShareGroupOffsetsRequestTopic {
             "topicName",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DeleteShareGroupOffsetsRequestTopic");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -272,6 +272,26 @@ impl crate::json::ToJson for DeleteTopicsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 6 && !self.topics.is_empty() {
+            return Err(enc::json::non_default("DeleteTopicsRequest", "topics", version));
+        }
+        let mut out = enc::json::Object::begin(w, "DeleteTopicsRequest");
+        if version >= 6 {
+            out.field("topics", "\"topics\":", &self.topics, version)?;
+        }
+        if version <= 5 {
+            out.field("topicNames", "\"topicNames\":", &self.topic_names, version)?;
+        }
+        out.field("timeoutMs", "\"timeoutMs\":", &self.timeout_ms, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DeleteTopicsRequest {
@@ -481,6 +501,18 @@ impl crate::json::ToJson for DeleteTopicState {
             "topicId",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DeleteTopicState");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -228,6 +228,25 @@ impl crate::json::ToJson for DeleteTopicsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DeleteTopicsResponse");
+        if version >= 1 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        out.field("responses", "\"responses\":", &self.responses, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DeleteTopicsResponse {
@@ -603,6 +622,29 @@ impl crate::json::ToJson for DeletableTopicResult {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DeletableTopicResult");
+        out.field("name", "\"name\":", &self.name, version)?;
+        if version >= 6 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version >= 5 {
+            out.field(
+                "errorMessage",
+                "\"errorMessage\":",
+                &self.error_message,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -469,6 +469,59 @@ impl crate::json::ToJson for DescribeAclsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.pattern_type_filter != 3 {
+            return Err(
+                enc::json::non_default(
+                    "DescribeAclsRequest",
+                    "patternTypeFilter",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribeAclsRequest");
+        out.field(
+            "resourceTypeFilter",
+            "\"resourceTypeFilter\":",
+            &self.resource_type_filter,
+            version,
+        )?;
+        out.field(
+            "resourceNameFilter",
+            "\"resourceNameFilter\":",
+            &self.resource_name_filter,
+            version,
+        )?;
+        if version >= 1 {
+            out.field(
+                "patternTypeFilter",
+                "\"patternTypeFilter\":",
+                &self.pattern_type_filter,
+                version,
+            )?;
+        }
+        out.field(
+            "principalFilter",
+            "\"principalFilter\":",
+            &self.principal_filter,
+            version,
+        )?;
+        out.field("hostFilter", "\"hostFilter\":", &self.host_filter, version)?;
+        out.field("operation", "\"operation\":", &self.operation, version)?;
+        out.field(
+            "permissionType",
+            "\"permissionType\":",
+            &self.permission_type,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeAclsRequest {

@@ -294,6 +294,25 @@ impl crate::json::ToJson for DescribeAclsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeAclsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("resources", "\"resources\":", &self.resources, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeAclsResponse {
@@ -642,6 +661,27 @@ impl crate::json::ToJson for DescribeAclsResource {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.pattern_type != 3 {
+            return Err(
+                enc::json::non_default("DescribeAclsResource", "patternType", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribeAclsResource");
+        out.field("resourceType", "\"resourceType\":", &self.resource_type, version)?;
+        out.field("resourceName", "\"resourceName\":", &self.resource_name, version)?;
+        if version >= 1 {
+            out.field("patternType", "\"patternType\":", &self.pattern_type, version)?;
+        }
+        out.field("acls", "\"acls\":", &self.acls, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeAclsResource {
@@ -937,6 +977,25 @@ impl crate::json::ToJson for AclDescription {
             "permissionType",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AclDescription");
+        out.field("principal", "\"principal\":", &self.principal, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("operation", "\"operation\":", &self.operation, version)?;
+        out.field(
+            "permissionType",
+            "\"permissionType\":",
+            &self.permission_type,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

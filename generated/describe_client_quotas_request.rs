@@ -187,6 +187,18 @@ impl crate::json::ToJson for DescribeClientQuotasRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeClientQuotasRequest");
+        out.field("components", "\"components\":", &self.components, version)?;
+        out.field("strict", "\"strict\":", &self.strict, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeClientQuotasRequest {
@@ -457,6 +469,19 @@ impl crate::json::ToJson for ComponentData {
             "match",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ComponentData");
+        out.field("entityType", "\"entityType\":", &self.entity_type, version)?;
+        out.field("matchType", "\"matchType\":", &self.match_type, version)?;
+        out.field("match", "\"match\":", &self.r#match, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -279,6 +279,25 @@ impl crate::json::ToJson for DescribeClientQuotasResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeClientQuotasResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("entries", "\"entries\":", &self.entries, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeClientQuotasResponse {
@@ -489,6 +508,18 @@ impl crate::json::ToJson for EntryData {
         enc::json::put(&mut out, &self.entity, version, options, "EntryData", "entity")?;
         enc::json::put(&mut out, &self.values, version, options, "EntryData", "values")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EntryData");
+        out.field("entity", "\"entity\":", &self.entity, version)?;
+        out.field("values", "\"values\":", &self.values, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -738,6 +769,18 @@ impl crate::json::ToJson for EntityData {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EntityData");
+        out.field("entityType", "\"entityType\":", &self.entity_type, version)?;
+        out.field("entityName", "\"entityName\":", &self.entity_name, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for EntityData {
@@ -927,6 +970,18 @@ impl crate::json::ToJson for ValueData {
         enc::json::put(&mut out, &self.key, version, options, "ValueData", "key")?;
         enc::json::put(&mut out, &self.value, version, options, "ValueData", "value")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ValueData");
+        out.field("key", "\"key\":", &self.key, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

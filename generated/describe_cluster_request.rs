@@ -323,6 +323,52 @@ impl crate::json::ToJson for DescribeClusterRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.endpoint_type != 1 {
+            return Err(
+                enc::json::non_default("DescribeClusterRequest", "endpointType", version),
+            );
+        }
+        if version < 2 && self.include_fenced_brokers {
+            return Err(
+                enc::json::non_default(
+                    "DescribeClusterRequest",
+                    "includeFencedBrokers",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribeClusterRequest");
+        out.field(
+            "includeClusterAuthorizedOperations",
+            "\"includeClusterAuthorizedOperations\":",
+            &self.include_cluster_authorized_operations,
+            version,
+        )?;
+        if version >= 1 {
+            out.field(
+                "endpointType",
+                "\"endpointType\":",
+                &self.endpoint_type,
+                version,
+            )?;
+        }
+        if version >= 2 {
+            out.field(
+                "includeFencedBrokers",
+                "\"includeFencedBrokers\":",
+                &self.include_fenced_brokers,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeClusterRequest {

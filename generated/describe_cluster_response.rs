@@ -447,6 +447,50 @@ impl crate::json::ToJson for DescribeClusterResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.endpoint_type != 1 {
+            return Err(
+                enc::json::non_default(
+                    "DescribeClusterResponse",
+                    "endpointType",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribeClusterResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        if version >= 1 {
+            out.field(
+                "endpointType",
+                "\"endpointType\":",
+                &self.endpoint_type,
+                version,
+            )?;
+        }
+        out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        out.field("controllerId", "\"controllerId\":", &self.controller_id, version)?;
+        out.field("brokers", "\"brokers\":", &self.brokers, version)?;
+        out.field(
+            "clusterAuthorizedOperations",
+            "\"clusterAuthorizedOperations\":",
+            &self.cluster_authorized_operations,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeClusterResponse {
@@ -835,6 +879,28 @@ impl crate::json::ToJson for DescribeClusterBroker {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 2 && self.is_fenced {
+            return Err(
+                enc::json::non_default("DescribeClusterBroker", "isFenced", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribeClusterBroker");
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.field("rack", "\"rack\":", &self.rack, version)?;
+        if version >= 2 {
+            out.field("isFenced", "\"isFenced\":", &self.is_fenced, version)?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -279,6 +279,51 @@ impl crate::json::ToJson for DescribeConfigsRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.include_synonyms {
+            return Err(
+                enc::json::non_default(
+                    "DescribeConfigsRequest",
+                    "includeSynonyms",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && self.include_documentation {
+            return Err(
+                enc::json::non_default(
+                    "DescribeConfigsRequest",
+                    "includeDocumentation",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribeConfigsRequest");
+        out.field("resources", "\"resources\":", &self.resources, version)?;
+        if version >= 1 {
+            out.field(
+                "includeSynonyms",
+                "\"includeSynonyms\":",
+                &self.include_synonyms,
+                version,
+            )?;
+        }
+        if version >= 3 {
+            out.field(
+                "includeDocumentation",
+                "\"includeDocumentation\":",
+                &self.include_documentation,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeConfigsRequest {
@@ -586,6 +631,24 @@ impl crate::json::ToJson for DescribeConfigsResource {
             "configurationKeys",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeConfigsResource");
+        out.field("resourceType", "\"resourceType\":", &self.resource_type, version)?;
+        out.field("resourceName", "\"resourceName\":", &self.resource_name, version)?;
+        out.field(
+            "configurationKeys",
+            "\"configurationKeys\":",
+            &self.configuration_keys,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

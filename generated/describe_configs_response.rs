@@ -193,6 +193,23 @@ impl crate::json::ToJson for DescribeConfigsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeConfigsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("results", "\"results\":", &self.results, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeConfigsResponse {
@@ -547,6 +564,21 @@ impl crate::json::ToJson for DescribeConfigsResult {
             "configs",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeConfigsResult");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("resourceType", "\"resourceType\":", &self.resource_type, version)?;
+        out.field("resourceName", "\"resourceName\":", &self.resource_name, version)?;
+        out.field("configs", "\"configs\":", &self.configs, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1187,6 +1219,54 @@ impl crate::json::ToJson for DescribeConfigsResourceResult {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 0 && self.is_default {
+            return Err(
+                enc::json::non_default(
+                    "DescribeConfigsResourceResult",
+                    "isDefault",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribeConfigsResourceResult");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.field("readOnly", "\"readOnly\":", &self.read_only, version)?;
+        if version <= 0 {
+            out.field("isDefault", "\"isDefault\":", &self.is_default, version)?;
+        }
+        if version >= 1 {
+            out.field(
+                "configSource",
+                "\"configSource\":",
+                &self.config_source,
+                version,
+            )?;
+        }
+        out.field("isSensitive", "\"isSensitive\":", &self.is_sensitive, version)?;
+        if version >= 1 {
+            out.field("synonyms", "\"synonyms\":", &self.synonyms, version)?;
+        }
+        if version >= 3 {
+            out.field("configType", "\"configType\":", &self.config_type, version)?;
+        }
+        if version >= 3 {
+            out.field(
+                "documentation",
+                "\"documentation\":",
+                &self.documentation,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeConfigsResourceResult {
@@ -1544,6 +1624,19 @@ impl crate::json::ToJson for DescribeConfigsSynonym {
             "source",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeConfigsSynonym");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.field("source", "\"source\":", &self.source, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

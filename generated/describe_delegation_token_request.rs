@@ -161,6 +161,17 @@ impl crate::json::ToJson for DescribeDelegationTokenRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeDelegationTokenRequest");
+        out.field("owners", "\"owners\":", &self.owners, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeDelegationTokenRequest {
@@ -396,6 +407,18 @@ impl crate::json::ToJson for DescribeDelegationTokenOwner {
             "principalName",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeDelegationTokenOwner");
+        out.field("principalType", "\"principalType\":", &self.principal_type, version)?;
+        out.field("principalName", "\"principalName\":", &self.principal_name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

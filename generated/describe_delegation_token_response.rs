@@ -220,6 +220,24 @@ impl crate::json::ToJson for DescribeDelegationTokenResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeDelegationTokenResponse");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("tokens", "\"tokens\":", &self.tokens, version)?;
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeDelegationTokenResponse {
@@ -876,6 +894,68 @@ impl crate::json::ToJson for DescribedDelegationToken {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 3 && !self.token_requester_principal_type.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "DescribedDelegationToken",
+                    "tokenRequesterPrincipalType",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && !self.token_requester_principal_name.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "DescribedDelegationToken",
+                    "tokenRequesterPrincipalName",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribedDelegationToken");
+        out.field("principalType", "\"principalType\":", &self.principal_type, version)?;
+        out.field("principalName", "\"principalName\":", &self.principal_name, version)?;
+        if version >= 3 {
+            out.field(
+                "tokenRequesterPrincipalType",
+                "\"tokenRequesterPrincipalType\":",
+                &self.token_requester_principal_type,
+                version,
+            )?;
+        }
+        if version >= 3 {
+            out.field(
+                "tokenRequesterPrincipalName",
+                "\"tokenRequesterPrincipalName\":",
+                &self.token_requester_principal_name,
+                version,
+            )?;
+        }
+        out.field(
+            "issueTimestamp",
+            "\"issueTimestamp\":",
+            &self.issue_timestamp,
+            version,
+        )?;
+        out.field(
+            "expiryTimestamp",
+            "\"expiryTimestamp\":",
+            &self.expiry_timestamp,
+            version,
+        )?;
+        out.field("maxTimestamp", "\"maxTimestamp\":", &self.max_timestamp, version)?;
+        out.field("tokenId", "\"tokenId\":", &self.token_id, version)?;
+        out.sensitive("hmac", "\"hmac\":", &self.hmac, version)?;
+        out.field("renewers", "\"renewers\":", &self.renewers, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribedDelegationToken {
@@ -1229,6 +1309,18 @@ impl crate::json::ToJson for DescribedDelegationTokenRenewer {
             "principalName",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribedDelegationTokenRenewer");
+        out.field("principalType", "\"principalType\":", &self.principal_type, version)?;
+        out.field("principalName", "\"principalName\":", &self.principal_name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -228,6 +228,34 @@ impl crate::json::ToJson for DescribeGroupsRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 3 && self.include_authorized_operations {
+            return Err(
+                enc::json::non_default(
+                    "DescribeGroupsRequest",
+                    "includeAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribeGroupsRequest");
+        out.field("groups", "\"groups\":", &self.groups, version)?;
+        if version >= 3 {
+            out.field(
+                "includeAuthorizedOperations",
+                "\"includeAuthorizedOperations\":",
+                &self.include_authorized_operations,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeGroupsRequest {

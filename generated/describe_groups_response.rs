@@ -210,6 +210,25 @@ impl crate::json::ToJson for DescribeGroupsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeGroupsResponse");
+        if version >= 1 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        out.field("groups", "\"groups\":", &self.groups, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeGroupsResponse {
@@ -749,6 +768,48 @@ impl crate::json::ToJson for DescribedGroup {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 6 && self.error_message.is_some() {
+            return Err(
+                enc::json::non_default("DescribedGroup", "errorMessage", version),
+            );
+        }
+        if version < 3 && self.authorized_operations != -2147483648 {
+            return Err(
+                enc::json::non_default("DescribedGroup", "authorizedOperations", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribedGroup");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version >= 6 {
+            out.field(
+                "errorMessage",
+                "\"errorMessage\":",
+                &self.error_message,
+                version,
+            )?;
+        }
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("groupState", "\"groupState\":", &self.group_state, version)?;
+        out.field("protocolType", "\"protocolType\":", &self.protocol_type, version)?;
+        out.field("protocolData", "\"protocolData\":", &self.protocol_data, version)?;
+        out.field("members", "\"members\":", &self.members, version)?;
+        if version >= 3 {
+            out.field(
+                "authorizedOperations",
+                "\"authorizedOperations\":",
+                &self.authorized_operations,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribedGroup {
@@ -1218,6 +1279,39 @@ impl crate::json::ToJson for DescribedGroupMember {
             "memberAssignment",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribedGroupMember");
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        if version >= 4 {
+            out.field(
+                "groupInstanceId",
+                "\"groupInstanceId\":",
+                &self.group_instance_id,
+                version,
+            )?;
+        }
+        out.field("clientId", "\"clientId\":", &self.client_id, version)?;
+        out.field("clientHost", "\"clientHost\":", &self.client_host, version)?;
+        out.field(
+            "memberMetadata",
+            "\"memberMetadata\":",
+            &self.member_metadata,
+            version,
+        )?;
+        out.field(
+            "memberAssignment",
+            "\"memberAssignment\":",
+            &self.member_assignment,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -247,6 +247,26 @@ impl crate::json::ToJson for DescribeLogDirsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeLogDirsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        if version >= 3 {
+            out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        }
+        out.field("results", "\"results\":", &self.results, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeLogDirsResponse {
@@ -667,6 +687,28 @@ impl crate::json::ToJson for DescribeLogDirsResult {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeLogDirsResult");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("logDir", "\"logDir\":", &self.log_dir, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        if version >= 4 {
+            out.field("totalBytes", "\"totalBytes\":", &self.total_bytes, version)?;
+        }
+        if version >= 4 {
+            out.field("usableBytes", "\"usableBytes\":", &self.usable_bytes, version)?;
+        }
+        if version >= 5 {
+            out.field("isCordoned", "\"isCordoned\":", &self.is_cordoned, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeLogDirsResult {
@@ -939,6 +981,18 @@ impl crate::json::ToJson for DescribeLogDirsTopic {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeLogDirsTopic");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeLogDirsTopic {
@@ -1206,6 +1260,25 @@ impl crate::json::ToJson for DescribeLogDirsPartition {
             "isFutureKey",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeLogDirsPartition");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("partitionSize", "\"partitionSize\":", &self.partition_size, version)?;
+        out.field("offsetLag", "\"offsetLag\":", &self.offset_lag, version)?;
+        out.field("isFutureKey", "\"isFutureKey\":", &self.is_future_key, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

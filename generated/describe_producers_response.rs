@@ -182,6 +182,23 @@ impl crate::json::ToJson for DescribeProducersResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeProducersResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeProducersResponse {
@@ -381,6 +398,18 @@ impl crate::json::ToJson for TopicResponse {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicResponse");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -674,6 +703,30 @@ impl crate::json::ToJson for PartitionResponse {
             "activeProducers",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionResponse");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field(
+            "activeProducers",
+            "\"activeProducers\":",
+            &self.active_producers,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1040,6 +1093,32 @@ impl crate::json::ToJson for ProducerState {
             "currentTxnStartOffset",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ProducerState");
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field("producerEpoch", "\"producerEpoch\":", &self.producer_epoch, version)?;
+        out.field("lastSequence", "\"lastSequence\":", &self.last_sequence, version)?;
+        out.field("lastTimestamp", "\"lastTimestamp\":", &self.last_timestamp, version)?;
+        out.field(
+            "coordinatorEpoch",
+            "\"coordinatorEpoch\":",
+            &self.coordinator_epoch,
+            version,
+        )?;
+        out.field(
+            "currentTxnStartOffset",
+            "\"currentTxnStartOffset\":",
+            &self.current_txn_start_offset,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -310,6 +310,34 @@ impl crate::json::ToJson for DescribeQuorumResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 2 && !self.nodes.is_empty() {
+            return Err(
+                enc::json::non_default("DescribeQuorumResponse", "nodes", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribeQuorumResponse");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version >= 2 {
+            out.field(
+                "errorMessage",
+                "\"errorMessage\":",
+                &self.error_message,
+                version,
+            )?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        if version >= 2 {
+            out.field("nodes", "\"nodes\":", &self.nodes, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeQuorumResponse {
@@ -714,6 +742,47 @@ impl crate::json::ToJson for ReplicaState {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 2 && !self.replica_directory_id.is_nil() {
+            return Err(
+                enc::json::non_default("ReplicaState", "replicaDirectoryId", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ReplicaState");
+        out.field("replicaId", "\"replicaId\":", &self.replica_id, version)?;
+        if version >= 2 {
+            out.field(
+                "replicaDirectoryId",
+                "\"replicaDirectoryId\":",
+                &self.replica_directory_id,
+                version,
+            )?;
+        }
+        out.field("logEndOffset", "\"logEndOffset\":", &self.log_end_offset, version)?;
+        if version >= 1 {
+            out.field(
+                "lastFetchTimestamp",
+                "\"lastFetchTimestamp\":",
+                &self.last_fetch_timestamp,
+                version,
+            )?;
+        }
+        if version >= 1 {
+            out.field(
+                "lastCaughtUpTimestamp",
+                "\"lastCaughtUpTimestamp\":",
+                &self.last_caught_up_timestamp,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ReplicaState {
@@ -948,6 +1017,18 @@ impl crate::json::ToJson for TopicData {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicData");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1395,6 +1476,36 @@ impl crate::json::ToJson for PartitionData {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionData");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version >= 2 {
+            out.field(
+                "errorMessage",
+                "\"errorMessage\":",
+                &self.error_message,
+                version,
+            )?;
+        }
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("highWatermark", "\"highWatermark\":", &self.high_watermark, version)?;
+        out.field("currentVoters", "\"currentVoters\":", &self.current_voters, version)?;
+        out.field("observers", "\"observers\":", &self.observers, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionData {
@@ -1631,6 +1742,18 @@ impl crate::json::ToJson for Node {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Node");
+        out.field("nodeId", "\"nodeId\":", &self.node_id, version)?;
+        out.field("listeners", "\"listeners\":", &self.listeners, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Node {
@@ -1812,6 +1935,19 @@ impl crate::json::ToJson for Listener {
         enc::json::put(&mut out, &self.host, version, options, "Listener", "host")?;
         enc::json::put(&mut out, &self.port, version, options, "Listener", "port")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Listener");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -135,6 +135,17 @@ impl crate::json::ToJson for DescribeShareGroupOffsetsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeShareGroupOffsetsRequest");
+        out.field("groups", "\"groups\":", &self.groups, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeShareGroupOffsetsRequest {
@@ -343,6 +354,21 @@ impl crate::json::ToJson for DescribeShareGroupOffsetsRequestGroup {
             "topics",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "DescribeShareGroupOffsetsRequestGroup",
+        );
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -560,6 +586,21 @@ impl crate::json::ToJson for DescribeShareGroupOffsetsRequestTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "DescribeShareGroupOffsetsRequestTopic",
+        );
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

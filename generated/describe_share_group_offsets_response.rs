@@ -182,6 +182,23 @@ impl crate::json::ToJson for DescribeShareGroupOffsetsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeShareGroupOffsetsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("groups", "\"groups\":", &self.groups, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeShareGroupOffsetsResponse {
@@ -470,6 +487,23 @@ impl crate::json::ToJson for DescribeShareGroupOffsetsResponseGroup {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "DescribeShareGroupOffsetsResponseGroup",
+        );
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeShareGroupOffsetsResponseGroup {
@@ -738,6 +772,22 @@ impl crate::json::ToJson for DescribeShareGroupOffsetsResponseTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "DescribeShareGroupOffsetsResponseTopic",
+        );
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1160,6 +1210,32 @@ impl crate::json::ToJson for DescribeShareGroupOffsetsResponsePartition {
             "errorMessage",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "DescribeShareGroupOffsetsResponsePartition",
+        );
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("startOffset", "\"startOffset\":", &self.start_offset, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        if version >= 1 {
+            out.field("lag", "\"lag\":", &self.lag, version)?;
+        }
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -222,6 +222,24 @@ impl crate::json::ToJson for DescribeTopicPartitionsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeTopicPartitionsRequest");
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.field(
+            "responsePartitionLimit",
+            "\"responsePartitionLimit\":",
+            &self.response_partition_limit,
+            version,
+        )?;
+        out.field("cursor", "\"cursor\":", &self.cursor, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeTopicPartitionsRequest {
@@ -406,6 +424,17 @@ impl crate::json::ToJson for TopicRequest {
         let mut out = crate::json::Map::new();
         enc::json::put(&mut out, &self.name, version, options, "TopicRequest", "name")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicRequest");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -599,6 +628,23 @@ impl crate::json::ToJson for Cursor {
             "partitionIndex",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Cursor");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

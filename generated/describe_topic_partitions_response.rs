@@ -224,6 +224,24 @@ impl crate::json::ToJson for DescribeTopicPartitionsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeTopicPartitionsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.field("nextCursor", "\"nextCursor\":", &self.next_cursor, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeTopicPartitionsResponse {
@@ -607,6 +625,30 @@ impl crate::json::ToJson for DescribeTopicPartitionsResponseTopic {
             "topicAuthorizedOperations",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "DescribeTopicPartitionsResponseTopic",
+        );
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("isInternal", "\"isInternal\":", &self.is_internal, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.field(
+            "topicAuthorizedOperations",
+            "\"topicAuthorizedOperations\":",
+            &self.topic_authorized_operations,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1199,6 +1241,43 @@ impl crate::json::ToJson for DescribeTopicPartitionsResponsePartition {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "DescribeTopicPartitionsResponsePartition",
+        );
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("replicaNodes", "\"replicaNodes\":", &self.replica_nodes, version)?;
+        out.field("isrNodes", "\"isrNodes\":", &self.isr_nodes, version)?;
+        out.field(
+            "eligibleLeaderReplicas",
+            "\"eligibleLeaderReplicas\":",
+            &self.eligible_leader_replicas,
+            version,
+        )?;
+        out.field("lastKnownElr", "\"lastKnownElr\":", &self.last_known_elr, version)?;
+        out.field(
+            "offlineReplicas",
+            "\"offlineReplicas\":",
+            &self.offline_replicas,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeTopicPartitionsResponsePartition {
@@ -1534,6 +1613,23 @@ impl crate::json::ToJson for Cursor {
             "partitionIndex",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Cursor");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

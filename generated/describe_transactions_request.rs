@@ -158,6 +158,22 @@ impl crate::json::ToJson for DescribeTransactionsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeTransactionsRequest");
+        out.field(
+            "transactionalIds",
+            "\"transactionalIds\":",
+            &self.transactional_ids,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeTransactionsRequest {

@@ -211,6 +211,28 @@ impl crate::json::ToJson for DescribeTransactionsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeTransactionsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field(
+            "transactionStates",
+            "\"transactionStates\":",
+            &self.transaction_states,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeTransactionsResponse {
@@ -616,6 +638,44 @@ impl crate::json::ToJson for TransactionState {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TransactionState");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field(
+            "transactionalId",
+            "\"transactionalId\":",
+            &self.transactional_id,
+            version,
+        )?;
+        out.field(
+            "transactionState",
+            "\"transactionState\":",
+            &self.transaction_state,
+            version,
+        )?;
+        out.field(
+            "transactionTimeoutMs",
+            "\"transactionTimeoutMs\":",
+            &self.transaction_timeout_ms,
+            version,
+        )?;
+        out.field(
+            "transactionStartTimeMs",
+            "\"transactionStartTimeMs\":",
+            &self.transaction_start_time_ms,
+            version,
+        )?;
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field("producerEpoch", "\"producerEpoch\":", &self.producer_epoch, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TransactionState {
@@ -872,6 +932,18 @@ impl crate::json::ToJson for TopicData {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicData");
+        out.field("topic", "\"topic\":", &self.topic, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

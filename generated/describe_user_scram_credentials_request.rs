@@ -149,6 +149,17 @@ impl crate::json::ToJson for DescribeUserScramCredentialsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeUserScramCredentialsRequest");
+        out.field("users", "\"users\":", &self.users, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeUserScramCredentialsRequest {
@@ -305,6 +316,17 @@ impl crate::json::ToJson for UserName {
         let mut out = crate::json::Map::new();
         enc::json::put(&mut out, &self.name, version, options, "UserName", "name")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "UserName");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

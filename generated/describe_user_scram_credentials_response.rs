@@ -263,6 +263,28 @@ impl crate::json::ToJson for DescribeUserScramCredentialsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "DescribeUserScramCredentialsResponse",
+        );
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("results", "\"results\":", &self.results, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeUserScramCredentialsResponse {
@@ -612,6 +634,25 @@ impl crate::json::ToJson for DescribeUserScramCredentialsResult {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DescribeUserScramCredentialsResult");
+        out.field("user", "\"user\":", &self.user, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field(
+            "credentialInfos",
+            "\"credentialInfos\":",
+            &self.credential_infos,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribeUserScramCredentialsResult {
@@ -852,6 +893,18 @@ impl crate::json::ToJson for CredentialInfo {
             "iterations",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CredentialInfo");
+        out.field("mechanism", "\"mechanism\":", &self.mechanism, version)?;
+        out.field("iterations", "\"iterations\":", &self.iterations, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -291,6 +291,36 @@ impl crate::json::ToJson for ElectLeadersRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.election_type != 0 {
+            return Err(
+                enc::json::non_default("ElectLeadersRequest", "electionType", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ElectLeadersRequest");
+        if version >= 1 {
+            out.field(
+                "electionType",
+                "\"electionType\":",
+                &self.election_type,
+                version,
+            )?;
+        }
+        out.field(
+            "topicPartitions",
+            "\"topicPartitions\":",
+            &self.topic_partitions,
+            version,
+        )?;
+        out.field("timeoutMs", "\"timeoutMs\":", &self.timeout_ms, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ElectLeadersRequest {
@@ -532,6 +562,18 @@ impl crate::json::ToJson for TopicPartitions {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicPartitions");
+        out.field("topic", "\"topic\":", &self.topic, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -287,6 +287,36 @@ impl crate::json::ToJson for ElectLeadersResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.error_code != 0 {
+            return Err(
+                enc::json::non_default("ElectLeadersResponse", "errorCode", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ElectLeadersResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        if version >= 1 {
+            out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        }
+        out.field(
+            "replicaElectionResults",
+            "\"replicaElectionResults\":",
+            &self.replica_election_results,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ElectLeadersResponse {
@@ -538,6 +568,23 @@ impl crate::json::ToJson for ReplicaElectionResult {
             "partitionResult",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReplicaElectionResult");
+        out.field("topic", "\"topic\":", &self.topic, version)?;
+        out.field(
+            "partitionResult",
+            "\"partitionResult\":",
+            &self.partition_result,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -826,6 +873,19 @@ impl crate::json::ToJson for PartitionResult {
             "errorMessage",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionResult");
+        out.field("partitionId", "\"partitionId\":", &self.partition_id, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -256,6 +256,26 @@ impl crate::json::ToJson for EndQuorumEpochRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EndQuorumEpochRequest");
+        out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        if version >= 1 {
+            out.field(
+                "leaderEndpoints",
+                "\"leaderEndpoints\":",
+                &self.leader_endpoints,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for EndQuorumEpochRequest {
@@ -507,6 +527,18 @@ impl crate::json::ToJson for TopicData {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicData");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -871,6 +903,40 @@ impl crate::json::ToJson for PartitionData {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionData");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        if version <= 0 {
+            out.field(
+                "preferredSuccessors",
+                "\"preferredSuccessors\":",
+                &self.preferred_successors,
+                version,
+            )?;
+        }
+        if version >= 1 {
+            out.field(
+                "preferredCandidates",
+                "\"preferredCandidates\":",
+                &self.preferred_candidates,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionData {
@@ -1105,6 +1171,23 @@ impl crate::json::ToJson for ReplicaInfo {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReplicaInfo");
+        out.field("candidateId", "\"candidateId\":", &self.candidate_id, version)?;
+        out.field(
+            "candidateDirectoryId",
+            "\"candidateDirectoryId\":",
+            &self.candidate_directory_id,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ReplicaInfo {
@@ -1319,6 +1402,19 @@ impl crate::json::ToJson for LeaderEndpoint {
             "port",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LeaderEndpoint");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -127,6 +127,22 @@ impl crate::json::ToJson for EndTxnMarker {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EndTxnMarker");
+        out.field(
+            "coordinatorEpoch",
+            "\"coordinatorEpoch\":",
+            &self.coordinator_epoch,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for EndTxnMarker {

@@ -265,6 +265,25 @@ impl crate::json::ToJson for EndTxnRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EndTxnRequest");
+        out.field(
+            "transactionalId",
+            "\"transactionalId\":",
+            &self.transactional_id,
+            version,
+        )?;
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field("producerEpoch", "\"producerEpoch\":", &self.producer_epoch, version)?;
+        out.field("committed", "\"committed\":", &self.committed, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for EndTxnRequest {

@@ -326,6 +326,34 @@ impl crate::json::ToJson for EndTxnResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EndTxnResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version >= 5 {
+            out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        }
+        if version >= 5 {
+            out.field(
+                "producerEpoch",
+                "\"producerEpoch\":",
+                &self.producer_epoch,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for EndTxnResponse {

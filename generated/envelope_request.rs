@@ -257,6 +257,29 @@ impl crate::json::ToJson for EnvelopeRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EnvelopeRequest");
+        out.field("requestData", "\"requestData\":", &self.request_data, version)?;
+        out.field(
+            "requestPrincipal",
+            "\"requestPrincipal\":",
+            &self.request_principal,
+            version,
+        )?;
+        out.field(
+            "clientHostAddress",
+            "\"clientHostAddress\":",
+            &self.client_host_address,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for EnvelopeRequest {

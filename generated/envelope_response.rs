@@ -184,6 +184,18 @@ impl crate::json::ToJson for EnvelopeResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EnvelopeResponse");
+        out.field("responseData", "\"responseData\":", &self.response_data, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for EnvelopeResponse {

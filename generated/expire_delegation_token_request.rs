@@ -212,6 +212,23 @@ impl crate::json::ToJson for ExpireDelegationTokenRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ExpireDelegationTokenRequest");
+        out.sensitive("hmac", "\"hmac\":", &self.hmac, version)?;
+        out.field(
+            "expiryTimePeriodMs",
+            "\"expiryTimePeriodMs\":",
+            &self.expiry_time_period_ms,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ExpireDelegationTokenRequest {

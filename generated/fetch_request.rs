@@ -861,6 +861,77 @@ impl crate::json::ToJson for FetchRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 14 && self.replica_id != -1 {
+            return Err(enc::json::non_default("FetchRequest", "replicaId", version));
+        }
+        if version < 15 && self.replica_state != ReplicaState::default() {
+            return Err(enc::json::non_default("FetchRequest", "replicaState", version));
+        }
+        if version < 7 && !self.forgotten_topics_data.is_empty() {
+            return Err(
+                enc::json::non_default("FetchRequest", "forgottenTopicsData", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "FetchRequest");
+        if version >= 12 && self.cluster_id.is_some() {
+            out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        }
+        if version <= 14 {
+            out.field("replicaId", "\"replicaId\":", &self.replica_id, version)?;
+        }
+        if version >= 15 && self.replica_state != ReplicaState::default() {
+            out.field(
+                "replicaState",
+                "\"replicaState\":",
+                &self.replica_state,
+                version,
+            )?;
+        }
+        out.field("maxWaitMs", "\"maxWaitMs\":", &self.max_wait_ms, version)?;
+        out.field("minBytes", "\"minBytes\":", &self.min_bytes, version)?;
+        if version >= 3 {
+            out.field("maxBytes", "\"maxBytes\":", &self.max_bytes, version)?;
+        }
+        if version >= 4 {
+            out.field(
+                "isolationLevel",
+                "\"isolationLevel\":",
+                &self.isolation_level,
+                version,
+            )?;
+        }
+        if version >= 7 {
+            out.field("sessionId", "\"sessionId\":", &self.session_id, version)?;
+        }
+        if version >= 7 {
+            out.field(
+                "sessionEpoch",
+                "\"sessionEpoch\":",
+                &self.session_epoch,
+                version,
+            )?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        if version >= 7 {
+            out.field(
+                "forgottenTopicsData",
+                "\"forgottenTopicsData\":",
+                &self.forgotten_topics_data,
+                version,
+            )?;
+        }
+        if version >= 11 {
+            out.field("rackId", "\"rackId\":", &self.rack_id, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FetchRequest {
@@ -1163,6 +1234,18 @@ impl crate::json::ToJson for ReplicaState {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReplicaState");
+        out.field("replicaId", "\"replicaId\":", &self.replica_id, version)?;
+        out.field("replicaEpoch", "\"replicaEpoch\":", &self.replica_epoch, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ReplicaState {
@@ -1458,6 +1541,23 @@ impl crate::json::ToJson for FetchTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "FetchTopic");
+        if version <= 12 {
+            out.field("topic", "\"topic\":", &self.topic, version)?;
+        }
+        if version >= 13 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -2037,6 +2137,69 @@ impl crate::json::ToJson for FetchPartition {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 12 && self.last_fetched_epoch != -1 {
+            return Err(
+                enc::json::non_default("FetchPartition", "lastFetchedEpoch", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "FetchPartition");
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        if version >= 9 {
+            out.field(
+                "currentLeaderEpoch",
+                "\"currentLeaderEpoch\":",
+                &self.current_leader_epoch,
+                version,
+            )?;
+        }
+        out.field("fetchOffset", "\"fetchOffset\":", &self.fetch_offset, version)?;
+        if version >= 12 {
+            out.field(
+                "lastFetchedEpoch",
+                "\"lastFetchedEpoch\":",
+                &self.last_fetched_epoch,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field(
+                "logStartOffset",
+                "\"logStartOffset\":",
+                &self.log_start_offset,
+                version,
+            )?;
+        }
+        out.field(
+            "partitionMaxBytes",
+            "\"partitionMaxBytes\":",
+            &self.partition_max_bytes,
+            version,
+        )?;
+        if version >= 17 && !self.replica_directory_id.is_nil() {
+            out.field(
+                "replicaDirectoryId",
+                "\"replicaDirectoryId\":",
+                &self.replica_directory_id,
+                version,
+            )?;
+        }
+        if version >= 18 && self.high_watermark != 9223372036854775807 {
+            out.field(
+                "highWatermark",
+                "\"highWatermark\":",
+                &self.high_watermark,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FetchPartition {
@@ -2398,6 +2561,23 @@ impl crate::json::ToJson for ForgottenTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ForgottenTopic");
+        if version <= 12 {
+            out.field("topic", "\"topic\":", &self.topic, version)?;
+        }
+        if version >= 13 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -412,6 +412,47 @@ impl crate::json::ToJson for FetchResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 7 && self.session_id != 0 {
+            return Err(enc::json::non_default("FetchResponse", "sessionId", version));
+        }
+        if version < 16 && !self.node_endpoints.is_empty() {
+            return Err(
+                enc::json::non_default("FetchResponse", "nodeEndpoints", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "FetchResponse");
+        if version >= 1 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        if version >= 7 {
+            out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        }
+        if version >= 7 {
+            out.field("sessionId", "\"sessionId\":", &self.session_id, version)?;
+        }
+        out.field("responses", "\"responses\":", &self.responses, version)?;
+        if version >= 16 && !self.node_endpoints.is_empty() {
+            out.field(
+                "nodeEndpoints",
+                "\"nodeEndpoints\":",
+                &self.node_endpoints,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FetchResponse {
@@ -745,6 +786,23 @@ impl crate::json::ToJson for FetchableTopicResponse {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "FetchableTopicResponse");
+        if version <= 12 {
+            out.field("topic", "\"topic\":", &self.topic, version)?;
+        }
+        if version >= 13 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1590,6 +1648,94 @@ impl crate::json::ToJson for PartitionData {
         out.insert("records".into(), enc::json::nullable_records(&self.records));
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 12 && self.diverging_epoch != EpochEndOffset::default() {
+            return Err(
+                enc::json::non_default("PartitionData", "divergingEpoch", version),
+            );
+        }
+        if version < 12 && self.current_leader != LeaderIdAndEpoch::default() {
+            return Err(
+                enc::json::non_default("PartitionData", "currentLeader", version),
+            );
+        }
+        if version < 12 && self.snapshot_id != SnapshotId::default() {
+            return Err(enc::json::non_default("PartitionData", "snapshotId", version));
+        }
+        if version < 11 && self.preferred_read_replica != -1 {
+            return Err(
+                enc::json::non_default("PartitionData", "preferredReadReplica", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "PartitionData");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("highWatermark", "\"highWatermark\":", &self.high_watermark, version)?;
+        if version >= 4 {
+            out.field(
+                "lastStableOffset",
+                "\"lastStableOffset\":",
+                &self.last_stable_offset,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field(
+                "logStartOffset",
+                "\"logStartOffset\":",
+                &self.log_start_offset,
+                version,
+            )?;
+        }
+        if version >= 12 && self.diverging_epoch != EpochEndOffset::default() {
+            out.field(
+                "divergingEpoch",
+                "\"divergingEpoch\":",
+                &self.diverging_epoch,
+                version,
+            )?;
+        }
+        if version >= 12 && self.current_leader != LeaderIdAndEpoch::default() {
+            out.field(
+                "currentLeader",
+                "\"currentLeader\":",
+                &self.current_leader,
+                version,
+            )?;
+        }
+        if version >= 12 && self.snapshot_id != SnapshotId::default() {
+            out.field("snapshotId", "\"snapshotId\":", &self.snapshot_id, version)?;
+        }
+        if version >= 4 {
+            out.field(
+                "abortedTransactions",
+                "\"abortedTransactions\":",
+                &self.aborted_transactions,
+                version,
+            )?;
+        }
+        if version >= 11 {
+            out.field(
+                "preferredReadReplica",
+                "\"preferredReadReplica\":",
+                &self.preferred_read_replica,
+                version,
+            )?;
+        }
+        out.nullable_records("\"records\":", &self.records);
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionData {
@@ -1883,6 +2029,18 @@ impl crate::json::ToJson for EpochEndOffset {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EpochEndOffset");
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.field("endOffset", "\"endOffset\":", &self.end_offset, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for EpochEndOffset {
@@ -2102,6 +2260,18 @@ impl crate::json::ToJson for LeaderIdAndEpoch {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LeaderIdAndEpoch");
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaderIdAndEpoch {
@@ -2304,6 +2474,18 @@ impl crate::json::ToJson for SnapshotId {
         )?;
         enc::json::put(&mut out, &self.epoch, version, options, "SnapshotId", "epoch")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SnapshotId");
+        out.field("endOffset", "\"endOffset\":", &self.end_offset, version)?;
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -2515,6 +2697,18 @@ impl crate::json::ToJson for AbortedTransaction {
             "firstOffset",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AbortedTransaction");
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field("firstOffset", "\"firstOffset\":", &self.first_offset, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -2743,6 +2937,20 @@ impl crate::json::ToJson for NodeEndpoint {
         enc::json::put(&mut out, &self.port, version, options, "NodeEndpoint", "port")?;
         enc::json::put(&mut out, &self.rack, version, options, "NodeEndpoint", "rack")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "NodeEndpoint");
+        out.field("nodeId", "\"nodeId\":", &self.node_id, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.field("rack", "\"rack\":", &self.rack, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -298,6 +298,22 @@ impl crate::json::ToJson for FetchSnapshotRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "FetchSnapshotRequest");
+        if self.cluster_id.is_some() {
+            out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        }
+        out.field("replicaId", "\"replicaId\":", &self.replica_id, version)?;
+        out.field("maxBytes", "\"maxBytes\":", &self.max_bytes, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FetchSnapshotRequest {
@@ -497,6 +513,18 @@ impl crate::json::ToJson for TopicSnapshot {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicSnapshot");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -830,6 +858,33 @@ impl crate::json::ToJson for PartitionSnapshot {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionSnapshot");
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.field(
+            "currentLeaderEpoch",
+            "\"currentLeaderEpoch\":",
+            &self.current_leader_epoch,
+            version,
+        )?;
+        out.field("snapshotId", "\"snapshotId\":", &self.snapshot_id, version)?;
+        out.field("position", "\"position\":", &self.position, version)?;
+        if version >= 1 && !self.replica_directory_id.is_nil() {
+            out.field(
+                "replicaDirectoryId",
+                "\"replicaDirectoryId\":",
+                &self.replica_directory_id,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionSnapshot {
@@ -1043,6 +1098,18 @@ impl crate::json::ToJson for SnapshotId {
         )?;
         enc::json::put(&mut out, &self.epoch, version, options, "SnapshotId", "epoch")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SnapshotId");
+        out.field("endOffset", "\"endOffset\":", &self.end_offset, version)?;
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

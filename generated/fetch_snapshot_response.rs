@@ -306,6 +306,37 @@ impl crate::json::ToJson for FetchSnapshotResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && !self.node_endpoints.is_empty() {
+            return Err(
+                enc::json::non_default("FetchSnapshotResponse", "nodeEndpoints", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "FetchSnapshotResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        if version >= 1 && !self.node_endpoints.is_empty() {
+            out.field(
+                "nodeEndpoints",
+                "\"nodeEndpoints\":",
+                &self.node_endpoints,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FetchSnapshotResponse {
@@ -519,6 +550,18 @@ impl crate::json::ToJson for TopicSnapshot {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicSnapshot");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -919,6 +962,30 @@ impl crate::json::ToJson for PartitionSnapshot {
         );
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionSnapshot");
+        out.field("index", "\"index\":", &self.index, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("snapshotId", "\"snapshotId\":", &self.snapshot_id, version)?;
+        if self.current_leader != LeaderIdAndEpoch::default() {
+            out.field(
+                "currentLeader",
+                "\"currentLeader\":",
+                &self.current_leader,
+                version,
+            )?;
+        }
+        out.field("size", "\"size\":", &self.size, version)?;
+        out.field("position", "\"position\":", &self.position, version)?;
+        out.records("\"unalignedRecords\":", &self.unaligned_records);
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionSnapshot {
@@ -1143,6 +1210,18 @@ impl crate::json::ToJson for SnapshotId {
         enc::json::put(&mut out, &self.epoch, version, options, "SnapshotId", "epoch")?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SnapshotId");
+        out.field("endOffset", "\"endOffset\":", &self.end_offset, version)?;
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for SnapshotId {
@@ -1337,6 +1416,18 @@ impl crate::json::ToJson for LeaderIdAndEpoch {
             "leaderEpoch",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LeaderIdAndEpoch");
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1543,6 +1634,19 @@ impl crate::json::ToJson for NodeEndpoint {
         enc::json::put(&mut out, &self.host, version, options, "NodeEndpoint", "host")?;
         enc::json::put(&mut out, &self.port, version, options, "NodeEndpoint", "port")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "NodeEndpoint");
+        out.field("nodeId", "\"nodeId\":", &self.node_id, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -296,6 +296,47 @@ impl crate::json::ToJson for FindCoordinatorRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 3 && !self.key.is_empty() {
+            return Err(enc::json::non_default("FindCoordinatorRequest", "key", version));
+        }
+        if version < 1 && self.key_type != 0 {
+            return Err(
+                enc::json::non_default("FindCoordinatorRequest", "keyType", version),
+            );
+        }
+        if version < 4 && !self.coordinator_keys.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "FindCoordinatorRequest",
+                    "coordinatorKeys",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "FindCoordinatorRequest");
+        if version <= 3 {
+            out.field("key", "\"key\":", &self.key, version)?;
+        }
+        if version >= 1 {
+            out.field("keyType", "\"keyType\":", &self.key_type, version)?;
+        }
+        if version >= 4 {
+            out.field(
+                "coordinatorKeys",
+                "\"coordinatorKeys\":",
+                &self.coordinator_keys,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FindCoordinatorRequest {

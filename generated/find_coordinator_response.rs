@@ -579,6 +579,76 @@ impl crate::json::ToJson for FindCoordinatorResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 3 && self.error_code != 0 {
+            return Err(
+                enc::json::non_default("FindCoordinatorResponse", "errorCode", version),
+            );
+        }
+        if version > 3 && self.node_id != 0 {
+            return Err(
+                enc::json::non_default("FindCoordinatorResponse", "nodeId", version),
+            );
+        }
+        if version > 3 && !self.host.is_empty() {
+            return Err(
+                enc::json::non_default("FindCoordinatorResponse", "host", version),
+            );
+        }
+        if version > 3 && self.port != 0 {
+            return Err(
+                enc::json::non_default("FindCoordinatorResponse", "port", version),
+            );
+        }
+        if version < 4 && !self.coordinators.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "FindCoordinatorResponse",
+                    "coordinators",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "FindCoordinatorResponse");
+        if version >= 1 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        if version <= 3 {
+            out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        }
+        if (1..=3).contains(&version) {
+            out.field(
+                "errorMessage",
+                "\"errorMessage\":",
+                &self.error_message,
+                version,
+            )?;
+        }
+        if version <= 3 {
+            out.field("nodeId", "\"nodeId\":", &self.node_id, version)?;
+        }
+        if version <= 3 {
+            out.field("host", "\"host\":", &self.host, version)?;
+        }
+        if version <= 3 {
+            out.field("port", "\"port\":", &self.port, version)?;
+        }
+        if version >= 4 {
+            out.field("coordinators", "\"coordinators\":", &self.coordinators, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FindCoordinatorResponse {
@@ -966,6 +1036,22 @@ impl crate::json::ToJson for Coordinator {
             "errorMessage",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Coordinator");
+        out.field("key", "\"key\":", &self.key, version)?;
+        out.field("nodeId", "\"nodeId\":", &self.node_id, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -149,6 +149,22 @@ impl crate::json::ToJson for GetTelemetrySubscriptionsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "GetTelemetrySubscriptionsRequest");
+        out.field(
+            "clientInstanceId",
+            "\"clientInstanceId\":",
+            &self.client_instance_id,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for GetTelemetrySubscriptionsRequest {

@@ -413,6 +413,65 @@ impl crate::json::ToJson for GetTelemetrySubscriptionsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "GetTelemetrySubscriptionsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field(
+            "clientInstanceId",
+            "\"clientInstanceId\":",
+            &self.client_instance_id,
+            version,
+        )?;
+        out.field(
+            "subscriptionId",
+            "\"subscriptionId\":",
+            &self.subscription_id,
+            version,
+        )?;
+        out.field(
+            "acceptedCompressionTypes",
+            "\"acceptedCompressionTypes\":",
+            &self.accepted_compression_types,
+            version,
+        )?;
+        out.field(
+            "pushIntervalMs",
+            "\"pushIntervalMs\":",
+            &self.push_interval_ms,
+            version,
+        )?;
+        out.field(
+            "telemetryMaxBytes",
+            "\"telemetryMaxBytes\":",
+            &self.telemetry_max_bytes,
+            version,
+        )?;
+        out.field(
+            "deltaTemporality",
+            "\"deltaTemporality\":",
+            &self.delta_temporality,
+            version,
+        )?;
+        out.field(
+            "requestedMetrics",
+            "\"requestedMetrics\":",
+            &self.requested_metrics,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for GetTelemetrySubscriptionsResponse {

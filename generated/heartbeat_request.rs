@@ -328,6 +328,32 @@ impl crate::json::ToJson for HeartbeatRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 3 && self.group_instance_id.is_some() {
+            return Err(
+                enc::json::non_default("HeartbeatRequest", "groupInstanceId", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "HeartbeatRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("generationId", "\"generationId\":", &self.generation_id, version)?;
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        if version >= 3 {
+            out.field(
+                "groupInstanceId",
+                "\"groupInstanceId\":",
+                &self.group_instance_id,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for HeartbeatRequest {

@@ -199,6 +199,18 @@ impl crate::json::ToJson for IncrementalAlterConfigsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "IncrementalAlterConfigsRequest");
+        out.field("resources", "\"resources\":", &self.resources, version)?;
+        out.field("validateOnly", "\"validateOnly\":", &self.validate_only, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for IncrementalAlterConfigsRequest {
@@ -457,6 +469,19 @@ impl crate::json::ToJson for AlterConfigsResource {
             "configs",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AlterConfigsResource");
+        out.field("resourceType", "\"resourceType\":", &self.resource_type, version)?;
+        out.field("resourceName", "\"resourceName\":", &self.resource_name, version)?;
+        out.field("configs", "\"configs\":", &self.configs, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -737,6 +762,24 @@ impl crate::json::ToJson for AlterableConfig {
             "value",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AlterableConfig");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "configOperation",
+            "\"configOperation\":",
+            &self.config_operation,
+            version,
+        )?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

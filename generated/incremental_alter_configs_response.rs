@@ -205,6 +205,23 @@ impl crate::json::ToJson for IncrementalAlterConfigsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "IncrementalAlterConfigsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("responses", "\"responses\":", &self.responses, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for IncrementalAlterConfigsResponse {
@@ -550,6 +567,20 @@ impl crate::json::ToJson for AlterConfigsResourceResponse {
             "resourceName",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AlterConfigsResourceResponse");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("resourceType", "\"resourceType\":", &self.resource_type, version)?;
+        out.field("resourceName", "\"resourceName\":", &self.resource_name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

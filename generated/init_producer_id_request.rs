@@ -482,6 +482,74 @@ impl crate::json::ToJson for InitProducerIdRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 3 && self.producer_id != -1 {
+            return Err(
+                enc::json::non_default("InitProducerIdRequest", "producerId", version),
+            );
+        }
+        if version < 3 && self.producer_epoch != -1 {
+            return Err(
+                enc::json::non_default("InitProducerIdRequest", "producerEpoch", version),
+            );
+        }
+        if version < 6 && self.enable2_pc {
+            return Err(
+                enc::json::non_default("InitProducerIdRequest", "enable2Pc", version),
+            );
+        }
+        if version < 6 && self.keep_prepared_txn {
+            return Err(
+                enc::json::non_default(
+                    "InitProducerIdRequest",
+                    "keepPreparedTxn",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "InitProducerIdRequest");
+        out.field(
+            "transactionalId",
+            "\"transactionalId\":",
+            &self.transactional_id,
+            version,
+        )?;
+        out.field(
+            "transactionTimeoutMs",
+            "\"transactionTimeoutMs\":",
+            &self.transaction_timeout_ms,
+            version,
+        )?;
+        if version >= 3 {
+            out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        }
+        if version >= 3 {
+            out.field(
+                "producerEpoch",
+                "\"producerEpoch\":",
+                &self.producer_epoch,
+                version,
+            )?;
+        }
+        if version >= 6 {
+            out.field("enable2Pc", "\"enable2Pc\":", &self.enable2_pc, version)?;
+        }
+        if version >= 6 {
+            out.field(
+                "keepPreparedTxn",
+                "\"keepPreparedTxn\":",
+                &self.keep_prepared_txn,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for InitProducerIdRequest {

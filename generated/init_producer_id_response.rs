@@ -428,6 +428,59 @@ impl crate::json::ToJson for InitProducerIdResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 6 && self.ongoing_txn_producer_id != -1 {
+            return Err(
+                enc::json::non_default(
+                    "InitProducerIdResponse",
+                    "ongoingTxnProducerId",
+                    version,
+                ),
+            );
+        }
+        if version < 6 && self.ongoing_txn_producer_epoch != -1 {
+            return Err(
+                enc::json::non_default(
+                    "InitProducerIdResponse",
+                    "ongoingTxnProducerEpoch",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "InitProducerIdResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field("producerEpoch", "\"producerEpoch\":", &self.producer_epoch, version)?;
+        if version >= 6 {
+            out.field(
+                "ongoingTxnProducerId",
+                "\"ongoingTxnProducerId\":",
+                &self.ongoing_txn_producer_id,
+                version,
+            )?;
+        }
+        if version >= 6 {
+            out.field(
+                "ongoingTxnProducerEpoch",
+                "\"ongoingTxnProducerEpoch\":",
+                &self.ongoing_txn_producer_epoch,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for InitProducerIdResponse {

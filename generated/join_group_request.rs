@@ -528,6 +528,50 @@ impl crate::json::ToJson for JoinGroupRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 5 && self.group_instance_id.is_some() {
+            return Err(
+                enc::json::non_default("JoinGroupRequest", "groupInstanceId", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "JoinGroupRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field(
+            "sessionTimeoutMs",
+            "\"sessionTimeoutMs\":",
+            &self.session_timeout_ms,
+            version,
+        )?;
+        if version >= 1 {
+            out.field(
+                "rebalanceTimeoutMs",
+                "\"rebalanceTimeoutMs\":",
+                &self.rebalance_timeout_ms,
+                version,
+            )?;
+        }
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        if version >= 5 {
+            out.field(
+                "groupInstanceId",
+                "\"groupInstanceId\":",
+                &self.group_instance_id,
+                version,
+            )?;
+        }
+        out.field("protocolType", "\"protocolType\":", &self.protocol_type, version)?;
+        out.field("protocols", "\"protocols\":", &self.protocols, version)?;
+        if version >= 8 {
+            out.field("reason", "\"reason\":", &self.reason, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for JoinGroupRequest {
@@ -795,6 +839,18 @@ impl crate::json::ToJson for JoinGroupRequestProtocol {
             "metadata",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "JoinGroupRequestProtocol");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("metadata", "\"metadata\":", &self.metadata, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

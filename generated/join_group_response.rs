@@ -556,6 +556,51 @@ impl crate::json::ToJson for JoinGroupResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 9 && self.skip_assignment {
+            return Err(
+                enc::json::non_default("JoinGroupResponse", "skipAssignment", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "JoinGroupResponse");
+        if version >= 2 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("generationId", "\"generationId\":", &self.generation_id, version)?;
+        if version >= 7 {
+            out.field(
+                "protocolType",
+                "\"protocolType\":",
+                &self.protocol_type,
+                version,
+            )?;
+        }
+        out.field("protocolName", "\"protocolName\":", &self.protocol_name, version)?;
+        out.field("leader", "\"leader\":", &self.leader, version)?;
+        if version >= 9 {
+            out.field(
+                "skipAssignment",
+                "\"skipAssignment\":",
+                &self.skip_assignment,
+                version,
+            )?;
+        }
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field("members", "\"members\":", &self.members, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for JoinGroupResponse {
@@ -915,6 +960,26 @@ impl crate::json::ToJson for JoinGroupResponseMember {
             "metadata",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "JoinGroupResponseMember");
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        if version >= 5 {
+            out.field(
+                "groupInstanceId",
+                "\"groupInstanceId\":",
+                &self.group_instance_id,
+                version,
+            )?;
+        }
+        out.field("metadata", "\"metadata\":", &self.metadata, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

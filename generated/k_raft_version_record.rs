@@ -170,6 +170,18 @@ impl crate::json::ToJson for KRaftVersionRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "KRaftVersionRecord");
+        out.field("version", "\"version\":", &self.version, version)?;
+        out.field("kRaftVersion", "\"kRaftVersion\":", &self.k_raft_version, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for KRaftVersionRecord {

@@ -606,6 +606,75 @@ impl crate::json::ToJson for LeaderAndIsrRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 7 && self.is_k_raft_controller {
+            return Err(
+                enc::json::non_default(
+                    "LeaderAndIsrRequest",
+                    "isKRaftController",
+                    version,
+                ),
+            );
+        }
+        if version < 5 && self.r#type != 0 {
+            return Err(enc::json::non_default("LeaderAndIsrRequest", "type", version));
+        }
+        if version > 1 && !self.ungrouped_partition_states.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "LeaderAndIsrRequest",
+                    "ungroupedPartitionStates",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && !self.topic_states.is_empty() {
+            return Err(
+                enc::json::non_default("LeaderAndIsrRequest", "topicStates", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "LeaderAndIsrRequest");
+        out.field("controllerId", "\"controllerId\":", &self.controller_id, version)?;
+        if version >= 7 {
+            out.field(
+                "isKRaftController",
+                "\"isKRaftController\":",
+                &self.is_k_raft_controller,
+                version,
+            )?;
+        }
+        out.field(
+            "controllerEpoch",
+            "\"controllerEpoch\":",
+            &self.controller_epoch,
+            version,
+        )?;
+        if version >= 2 {
+            out.field("brokerEpoch", "\"brokerEpoch\":", &self.broker_epoch, version)?;
+        }
+        if version >= 5 {
+            out.field("type", "\"type\":", &self.r#type, version)?;
+        }
+        if version <= 1 {
+            out.field(
+                "ungroupedPartitionStates",
+                "\"ungroupedPartitionStates\":",
+                &self.ungrouped_partition_states,
+                version,
+            )?;
+        }
+        if version >= 2 {
+            out.field("topicStates", "\"topicStates\":", &self.topic_states, version)?;
+        }
+        out.field("liveLeaders", "\"liveLeaders\":", &self.live_leaders, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaderAndIsrRequest {
@@ -1358,6 +1427,77 @@ impl crate::json::ToJson for LeaderAndIsrPartitionState {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 6 && self.leader_recovery_state != 0 {
+            return Err(
+                enc::json::non_default(
+                    "LeaderAndIsrPartitionState",
+                    "leaderRecoveryState",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "LeaderAndIsrPartitionState");
+        if version <= 1 {
+            out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        }
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field(
+            "controllerEpoch",
+            "\"controllerEpoch\":",
+            &self.controller_epoch,
+            version,
+        )?;
+        out.field("leader", "\"leader\":", &self.leader, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("isr", "\"isr\":", &self.isr, version)?;
+        out.field(
+            "partitionEpoch",
+            "\"partitionEpoch\":",
+            &self.partition_epoch,
+            version,
+        )?;
+        out.field("replicas", "\"replicas\":", &self.replicas, version)?;
+        if version >= 3 {
+            out.field(
+                "addingReplicas",
+                "\"addingReplicas\":",
+                &self.adding_replicas,
+                version,
+            )?;
+        }
+        if version >= 3 {
+            out.field(
+                "removingReplicas",
+                "\"removingReplicas\":",
+                &self.removing_replicas,
+                version,
+            )?;
+        }
+        if version >= 1 {
+            out.field("isNew", "\"isNew\":", &self.is_new, version)?;
+        }
+        if version >= 6 {
+            out.field(
+                "leaderRecoveryState",
+                "\"leaderRecoveryState\":",
+                &self.leader_recovery_state,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaderAndIsrPartitionState {
@@ -1788,6 +1928,26 @@ impl crate::json::ToJson for LeaderAndIsrTopicState {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LeaderAndIsrTopicState");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        if version >= 5 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field(
+            "partitionStates",
+            "\"partitionStates\":",
+            &self.partition_states,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaderAndIsrTopicState {
@@ -2049,6 +2209,19 @@ impl crate::json::ToJson for LeaderAndIsrLiveLeader {
             "port",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LeaderAndIsrLiveLeader");
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field("hostName", "\"hostName\":", &self.host_name, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -312,6 +312,42 @@ impl crate::json::ToJson for LeaderAndIsrResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 4 && !self.partition_errors.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "LeaderAndIsrResponse",
+                    "partitionErrors",
+                    version,
+                ),
+            );
+        }
+        if version < 5 && !self.topics.is_empty() {
+            return Err(
+                enc::json::non_default("LeaderAndIsrResponse", "topics", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "LeaderAndIsrResponse");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version <= 4 {
+            out.field(
+                "partitionErrors",
+                "\"partitionErrors\":",
+                &self.partition_errors,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field("topics", "\"topics\":", &self.topics, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaderAndIsrResponse {
@@ -608,6 +644,26 @@ impl crate::json::ToJson for LeaderAndIsrPartitionError {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LeaderAndIsrPartitionError");
+        if version <= 4 {
+            out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        }
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaderAndIsrPartitionError {
@@ -852,6 +908,23 @@ impl crate::json::ToJson for LeaderAndIsrTopicError {
             "partitionErrors",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LeaderAndIsrTopicError");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field(
+            "partitionErrors",
+            "\"partitionErrors\":",
+            &self.partition_errors,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -233,6 +233,25 @@ impl crate::json::ToJson for LeaderChangeMessage {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LeaderChangeMessage");
+        out.field("version", "\"version\":", &self.version, version)?;
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("voters", "\"voters\":", &self.voters, version)?;
+        out.field(
+            "grantingVoters",
+            "\"grantingVoters\":",
+            &self.granting_voters,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaderChangeMessage {
@@ -472,6 +491,28 @@ impl crate::json::ToJson for Voter {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && !self.voter_directory_id.is_nil() {
+            return Err(enc::json::non_default("Voter", "voterDirectoryId", version));
+        }
+        let mut out = enc::json::Object::begin(w, "Voter");
+        out.field("voterId", "\"voterId\":", &self.voter_id, version)?;
+        if version >= 1 {
+            out.field(
+                "voterDirectoryId",
+                "\"voterDirectoryId\":",
+                &self.voter_directory_id,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -288,6 +288,29 @@ impl crate::json::ToJson for LeaveGroupRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 2 && !self.member_id.is_empty() {
+            return Err(enc::json::non_default("LeaveGroupRequest", "memberId", version));
+        }
+        if version < 3 && !self.members.is_empty() {
+            return Err(enc::json::non_default("LeaveGroupRequest", "members", version));
+        }
+        let mut out = enc::json::Object::begin(w, "LeaveGroupRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        if version <= 2 {
+            out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        }
+        if version >= 3 {
+            out.field("members", "\"members\":", &self.members, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaveGroupRequest {
@@ -586,6 +609,26 @@ impl crate::json::ToJson for MemberIdentity {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "MemberIdentity");
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field(
+            "groupInstanceId",
+            "\"groupInstanceId\":",
+            &self.group_instance_id,
+            version,
+        )?;
+        if version >= 5 {
+            out.field("reason", "\"reason\":", &self.reason, version)?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -272,6 +272,31 @@ impl crate::json::ToJson for LeaveGroupResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 3 && !self.members.is_empty() {
+            return Err(enc::json::non_default("LeaveGroupResponse", "members", version));
+        }
+        let mut out = enc::json::Object::begin(w, "LeaveGroupResponse");
+        if version >= 1 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version >= 3 {
+            out.field("members", "\"members\":", &self.members, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaveGroupResponse {
@@ -577,6 +602,24 @@ impl crate::json::ToJson for MemberResponse {
             "errorCode",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "MemberResponse");
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field(
+            "groupInstanceId",
+            "\"groupInstanceId\":",
+            &self.group_instance_id,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

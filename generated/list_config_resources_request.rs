@@ -183,6 +183,33 @@ impl crate::json::ToJson for ListConfigResourcesRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && !self.resource_types.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "ListConfigResourcesRequest",
+                    "resourceTypes",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ListConfigResourcesRequest");
+        if version >= 1 {
+            out.field(
+                "resourceTypes",
+                "\"resourceTypes\":",
+                &self.resource_types,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ListConfigResourcesRequest {

@@ -245,6 +245,37 @@ impl crate::json::ToJson for ListGroupsRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 4 && !self.states_filter.is_empty() {
+            return Err(
+                enc::json::non_default("ListGroupsRequest", "statesFilter", version),
+            );
+        }
+        if version < 5 && !self.types_filter.is_empty() {
+            return Err(
+                enc::json::non_default("ListGroupsRequest", "typesFilter", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ListGroupsRequest");
+        if version >= 4 {
+            out.field(
+                "statesFilter",
+                "\"statesFilter\":",
+                &self.states_filter,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field("typesFilter", "\"typesFilter\":", &self.types_filter, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ListGroupsRequest {

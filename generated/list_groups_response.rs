@@ -232,6 +232,26 @@ impl crate::json::ToJson for ListGroupsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ListGroupsResponse");
+        if version >= 1 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("groups", "\"groups\":", &self.groups, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ListGroupsResponse {
@@ -585,6 +605,24 @@ impl crate::json::ToJson for ListedGroup {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ListedGroup");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("protocolType", "\"protocolType\":", &self.protocol_type, version)?;
+        if version >= 4 {
+            out.field("groupState", "\"groupState\":", &self.group_state, version)?;
+        }
+        if version >= 5 {
+            out.field("groupType", "\"groupType\":", &self.group_type, version)?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -303,6 +303,34 @@ impl crate::json::ToJson for ListOffsetsRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 2 && self.isolation_level != 0 {
+            return Err(
+                enc::json::non_default("ListOffsetsRequest", "isolationLevel", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ListOffsetsRequest");
+        out.field("replicaId", "\"replicaId\":", &self.replica_id, version)?;
+        if version >= 2 {
+            out.field(
+                "isolationLevel",
+                "\"isolationLevel\":",
+                &self.isolation_level,
+                version,
+            )?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        if version >= 10 {
+            out.field("timeoutMs", "\"timeoutMs\":", &self.timeout_ms, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ListOffsetsRequest {
@@ -543,6 +571,18 @@ impl crate::json::ToJson for ListOffsetsTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ListOffsetsTopic");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -884,6 +924,44 @@ impl crate::json::ToJson for ListOffsetsPartition {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 0 && self.max_num_offsets != 1 {
+            return Err(
+                enc::json::non_default("ListOffsetsPartition", "maxNumOffsets", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ListOffsetsPartition");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        if version >= 4 {
+            out.field(
+                "currentLeaderEpoch",
+                "\"currentLeaderEpoch\":",
+                &self.current_leader_epoch,
+                version,
+            )?;
+        }
+        out.field("timestamp", "\"timestamp\":", &self.timestamp, version)?;
+        if version <= 0 {
+            out.field(
+                "maxNumOffsets",
+                "\"maxNumOffsets\":",
+                &self.max_num_offsets,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

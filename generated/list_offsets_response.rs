@@ -210,6 +210,25 @@ impl crate::json::ToJson for ListOffsetsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ListOffsetsResponse");
+        if version >= 2 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ListOffsetsResponse {
@@ -443,6 +462,18 @@ impl crate::json::ToJson for ListOffsetsTopicResponse {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ListOffsetsTopicResponse");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -928,6 +959,72 @@ impl crate::json::ToJson for ListOffsetsPartitionResponse {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 0 && !self.old_style_offsets.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "ListOffsetsPartitionResponse",
+                    "oldStyleOffsets",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.timestamp != -1 {
+            return Err(
+                enc::json::non_default(
+                    "ListOffsetsPartitionResponse",
+                    "timestamp",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.offset != -1 {
+            return Err(
+                enc::json::non_default("ListOffsetsPartitionResponse", "offset", version),
+            );
+        }
+        if version < 4 && self.leader_epoch != -1 {
+            return Err(
+                enc::json::non_default(
+                    "ListOffsetsPartitionResponse",
+                    "leaderEpoch",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ListOffsetsPartitionResponse");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version <= 0 {
+            out.field(
+                "oldStyleOffsets",
+                "\"oldStyleOffsets\":",
+                &self.old_style_offsets,
+                version,
+            )?;
+        }
+        if version >= 1 {
+            out.field("timestamp", "\"timestamp\":", &self.timestamp, version)?;
+        }
+        if version >= 1 {
+            out.field("offset", "\"offset\":", &self.offset, version)?;
+        }
+        if version >= 4 {
+            out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -182,6 +182,18 @@ impl crate::json::ToJson for ListPartitionReassignmentsRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ListPartitionReassignmentsRequest");
+        out.field("timeoutMs", "\"timeoutMs\":", &self.timeout_ms, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ListPartitionReassignmentsRequest {
@@ -411,6 +423,23 @@ impl crate::json::ToJson for ListPartitionReassignmentsTopics {
             "partitionIndexes",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ListPartitionReassignmentsTopics");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "partitionIndexes",
+            "\"partitionIndexes\":",
+            &self.partition_indexes,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

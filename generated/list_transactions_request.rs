@@ -371,6 +371,57 @@ impl crate::json::ToJson for ListTransactionsRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.duration_filter != -1 {
+            return Err(
+                enc::json::non_default(
+                    "ListTransactionsRequest",
+                    "durationFilter",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && self.transactional_id_pattern.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "ListTransactionsRequest",
+                    "transactionalIdPattern",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ListTransactionsRequest");
+        out.field("stateFilters", "\"stateFilters\":", &self.state_filters, version)?;
+        out.field(
+            "producerIdFilters",
+            "\"producerIdFilters\":",
+            &self.producer_id_filters,
+            version,
+        )?;
+        if version >= 1 {
+            out.field(
+                "durationFilter",
+                "\"durationFilter\":",
+                &self.duration_filter,
+                version,
+            )?;
+        }
+        if version >= 2 {
+            out.field(
+                "transactionalIdPattern",
+                "\"transactionalIdPattern\":",
+                &self.transactional_id_pattern,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ListTransactionsRequest {

@@ -275,6 +275,35 @@ impl crate::json::ToJson for ListTransactionsResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ListTransactionsResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field(
+            "unknownStateFilters",
+            "\"unknownStateFilters\":",
+            &self.unknown_state_filters,
+            version,
+        )?;
+        out.field(
+            "transactionStates",
+            "\"transactionStates\":",
+            &self.transaction_states,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ListTransactionsResponse {
@@ -574,6 +603,29 @@ impl crate::json::ToJson for TransactionState {
             "transactionState",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TransactionState");
+        out.field(
+            "transactionalId",
+            "\"transactionalId\":",
+            &self.transactional_id,
+            version,
+        )?;
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field(
+            "transactionState",
+            "\"transactionState\":",
+            &self.transaction_state,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

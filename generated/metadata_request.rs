@@ -427,6 +427,68 @@ impl crate::json::ToJson for MetadataRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 4 && !self.allow_auto_topic_creation {
+            return Err(
+                enc::json::non_default(
+                    "MetadataRequest",
+                    "allowAutoTopicCreation",
+                    version,
+                ),
+            );
+        }
+        if !(8..=10).contains(&version) && self.include_cluster_authorized_operations {
+            return Err(
+                enc::json::non_default(
+                    "MetadataRequest",
+                    "includeClusterAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        if version < 8 && self.include_topic_authorized_operations {
+            return Err(
+                enc::json::non_default(
+                    "MetadataRequest",
+                    "includeTopicAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "MetadataRequest");
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        if version >= 4 {
+            out.field(
+                "allowAutoTopicCreation",
+                "\"allowAutoTopicCreation\":",
+                &self.allow_auto_topic_creation,
+                version,
+            )?;
+        }
+        if (8..=10).contains(&version) {
+            out.field(
+                "includeClusterAuthorizedOperations",
+                "\"includeClusterAuthorizedOperations\":",
+                &self.include_cluster_authorized_operations,
+                version,
+            )?;
+        }
+        if version >= 8 {
+            out.field(
+                "includeTopicAuthorizedOperations",
+                "\"includeTopicAuthorizedOperations\":",
+                &self.include_topic_authorized_operations,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for MetadataRequest {
@@ -729,6 +791,20 @@ impl crate::json::ToJson for MetadataRequestTopic {
             "name",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "MetadataRequestTopic");
+        if version >= 10 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -531,6 +531,59 @@ impl crate::json::ToJson for MetadataResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if !(8..=10).contains(&version)
+            && self.cluster_authorized_operations != -2147483648
+        {
+            return Err(
+                enc::json::non_default(
+                    "MetadataResponse",
+                    "clusterAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "MetadataResponse");
+        if version >= 3 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        out.field("brokers", "\"brokers\":", &self.brokers, version)?;
+        if version >= 2 {
+            out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        }
+        if version >= 1 {
+            out.field(
+                "controllerId",
+                "\"controllerId\":",
+                &self.controller_id,
+                version,
+            )?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        if (8..=10).contains(&version) {
+            out.field(
+                "clusterAuthorizedOperations",
+                "\"clusterAuthorizedOperations\":",
+                &self.cluster_authorized_operations,
+                version,
+            )?;
+        }
+        if version >= 13 {
+            out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for MetadataResponse {
@@ -859,6 +912,22 @@ impl crate::json::ToJson for MetadataResponseBroker {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "MetadataResponseBroker");
+        out.field("nodeId", "\"nodeId\":", &self.node_id, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        if version >= 1 {
+            out.field("rack", "\"rack\":", &self.rack, version)?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1347,6 +1416,42 @@ impl crate::json::ToJson for MetadataResponseTopic {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 8 && self.topic_authorized_operations != -2147483648 {
+            return Err(
+                enc::json::non_default(
+                    "MetadataResponseTopic",
+                    "topicAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "MetadataResponseTopic");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("name", "\"name\":", &self.name, version)?;
+        if version >= 10 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        if version >= 1 {
+            out.field("isInternal", "\"isInternal\":", &self.is_internal, version)?;
+        }
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        if version >= 8 {
+            out.field(
+                "topicAuthorizedOperations",
+                "\"topicAuthorizedOperations\":",
+                &self.topic_authorized_operations,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1896,6 +2001,37 @@ impl crate::json::ToJson for MetadataResponsePartition {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "MetadataResponsePartition");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        if version >= 7 {
+            out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        }
+        out.field("replicaNodes", "\"replicaNodes\":", &self.replica_nodes, version)?;
+        out.field("isrNodes", "\"isrNodes\":", &self.isr_nodes, version)?;
+        if version >= 5 {
+            out.field(
+                "offlineReplicas",
+                "\"offlineReplicas\":",
+                &self.offline_replicas,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

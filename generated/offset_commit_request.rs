@@ -457,6 +457,50 @@ impl crate::json::ToJson for OffsetCommitRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 7 && self.group_instance_id.is_some() {
+            return Err(
+                enc::json::non_default("OffsetCommitRequest", "groupInstanceId", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "OffsetCommitRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        if version >= 1 {
+            out.field(
+                "generationIdOrMemberEpoch",
+                "\"generationIdOrMemberEpoch\":",
+                &self.generation_id_or_member_epoch,
+                version,
+            )?;
+        }
+        if version >= 1 {
+            out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        }
+        if (2..=4).contains(&version) {
+            out.field(
+                "retentionTimeMs",
+                "\"retentionTimeMs\":",
+                &self.retention_time_ms,
+                version,
+            )?;
+        }
+        if version >= 7 {
+            out.field(
+                "groupInstanceId",
+                "\"groupInstanceId\":",
+                &self.group_instance_id,
+                version,
+            )?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for OffsetCommitRequest {
@@ -790,6 +834,23 @@ impl crate::json::ToJson for OffsetCommitRequestTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetCommitRequestTopic");
+        if version <= 9 {
+            out.field("name", "\"name\":", &self.name, version)?;
+        }
+        if version >= 10 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1219,6 +1280,59 @@ impl crate::json::ToJson for OffsetCommitRequestPartition {
             "committedMetadata",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version != 1 && self.commit_timestamp != -1 {
+            return Err(
+                enc::json::non_default(
+                    "OffsetCommitRequestPartition",
+                    "commitTimestamp",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "OffsetCommitRequestPartition");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field(
+            "committedOffset",
+            "\"committedOffset\":",
+            &self.committed_offset,
+            version,
+        )?;
+        if version == 1 {
+            out.field(
+                "commitTimestamp",
+                "\"commitTimestamp\":",
+                &self.commit_timestamp,
+                version,
+            )?;
+        }
+        if version >= 6 {
+            out.field(
+                "committedLeaderEpoch",
+                "\"committedLeaderEpoch\":",
+                &self.committed_leader_epoch,
+                version,
+            )?;
+        }
+        out.field(
+            "committedMetadata",
+            "\"committedMetadata\":",
+            &self.committed_metadata,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -425,6 +425,47 @@ impl crate::json::ToJson for OffsetFetchRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 7 && !self.group_id.is_empty() {
+            return Err(enc::json::non_default("OffsetFetchRequest", "groupId", version));
+        }
+        if version > 7 && self.topics.as_ref().is_none_or(|v| !v.is_empty()) {
+            return Err(enc::json::non_default("OffsetFetchRequest", "topics", version));
+        }
+        if version < 8 && !self.groups.is_empty() {
+            return Err(enc::json::non_default("OffsetFetchRequest", "groups", version));
+        }
+        if version < 7 && self.require_stable {
+            return Err(
+                enc::json::non_default("OffsetFetchRequest", "requireStable", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "OffsetFetchRequest");
+        if version <= 7 {
+            out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        }
+        if version <= 7 {
+            out.field("topics", "\"topics\":", &self.topics, version)?;
+        }
+        if version >= 8 {
+            out.field("groups", "\"groups\":", &self.groups, version)?;
+        }
+        if version >= 7 {
+            out.field(
+                "requireStable",
+                "\"requireStable\":",
+                &self.require_stable,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for OffsetFetchRequest {
@@ -666,6 +707,23 @@ impl crate::json::ToJson for OffsetFetchRequestTopic {
             "partitionIndexes",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetFetchRequestTopic");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "partitionIndexes",
+            "\"partitionIndexes\":",
+            &self.partition_indexes,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -988,6 +1046,24 @@ impl crate::json::ToJson for OffsetFetchRequestGroup {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetFetchRequestGroup");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        if version >= 9 {
+            out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        }
+        if version >= 9 {
+            out.field("memberEpoch", "\"memberEpoch\":", &self.member_epoch, version)?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for OffsetFetchRequestGroup {
@@ -1287,6 +1363,28 @@ impl crate::json::ToJson for OffsetFetchRequestTopics {
             "partitionIndexes",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetFetchRequestTopics");
+        if version <= 9 {
+            out.field("name", "\"name\":", &self.name, version)?;
+        }
+        if version >= 10 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field(
+            "partitionIndexes",
+            "\"partitionIndexes\":",
+            &self.partition_indexes,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -375,6 +375,39 @@ impl crate::json::ToJson for OffsetFetchResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 7 && !self.topics.is_empty() {
+            return Err(enc::json::non_default("OffsetFetchResponse", "topics", version));
+        }
+        if version < 8 && !self.groups.is_empty() {
+            return Err(enc::json::non_default("OffsetFetchResponse", "groups", version));
+        }
+        let mut out = enc::json::Object::begin(w, "OffsetFetchResponse");
+        if version >= 3 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        if version <= 7 {
+            out.field("topics", "\"topics\":", &self.topics, version)?;
+        }
+        if (2..=7).contains(&version) {
+            out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        }
+        if version >= 8 {
+            out.field("groups", "\"groups\":", &self.groups, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for OffsetFetchResponse {
@@ -628,6 +661,18 @@ impl crate::json::ToJson for OffsetFetchResponseTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetFetchResponseTopic");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1005,6 +1050,38 @@ impl crate::json::ToJson for OffsetFetchResponsePartition {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetFetchResponsePartition");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field(
+            "committedOffset",
+            "\"committedOffset\":",
+            &self.committed_offset,
+            version,
+        )?;
+        if version >= 5 {
+            out.field(
+                "committedLeaderEpoch",
+                "\"committedLeaderEpoch\":",
+                &self.committed_leader_epoch,
+                version,
+            )?;
+        }
+        out.field("metadata", "\"metadata\":", &self.metadata, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for OffsetFetchResponsePartition {
@@ -1288,6 +1365,19 @@ impl crate::json::ToJson for OffsetFetchResponseGroup {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetFetchResponseGroup");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for OffsetFetchResponseGroup {
@@ -1560,6 +1650,23 @@ impl crate::json::ToJson for OffsetFetchResponseTopics {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetFetchResponseTopics");
+        if version <= 9 {
+            out.field("name", "\"name\":", &self.name, version)?;
+        }
+        if version >= 10 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1887,6 +1994,36 @@ impl crate::json::ToJson for OffsetFetchResponsePartitions {
             "errorCode",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetFetchResponsePartitions");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field(
+            "committedOffset",
+            "\"committedOffset\":",
+            &self.committed_offset,
+            version,
+        )?;
+        out.field(
+            "committedLeaderEpoch",
+            "\"committedLeaderEpoch\":",
+            &self.committed_leader_epoch,
+            version,
+        )?;
+        out.field("metadata", "\"metadata\":", &self.metadata, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -227,6 +227,20 @@ impl crate::json::ToJson for OffsetForLeaderEpochRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetForLeaderEpochRequest");
+        if version >= 3 {
+            out.field("replicaId", "\"replicaId\":", &self.replica_id, version)?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for OffsetForLeaderEpochRequest {
@@ -454,6 +468,18 @@ impl crate::json::ToJson for OffsetForLeaderTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetForLeaderTopic");
+        out.field("topic", "\"topic\":", &self.topic, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -743,6 +769,26 @@ impl crate::json::ToJson for OffsetForLeaderPartition {
             "leaderEpoch",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetForLeaderPartition");
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        if version >= 2 {
+            out.field(
+                "currentLeaderEpoch",
+                "\"currentLeaderEpoch\":",
+                &self.current_leader_epoch,
+                version,
+            )?;
+        }
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -210,6 +210,25 @@ impl crate::json::ToJson for OffsetForLeaderEpochResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetForLeaderEpochResponse");
+        if version >= 2 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for OffsetForLeaderEpochResponse {
@@ -449,6 +468,18 @@ impl crate::json::ToJson for OffsetForLeaderTopicResult {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetForLeaderTopicResult");
+        out.field("topic", "\"topic\":", &self.topic, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -776,6 +807,22 @@ impl crate::json::ToJson for EpochEndOffset {
             "endOffset",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EpochEndOffset");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        if version >= 1 {
+            out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        }
+        out.field("endOffset", "\"endOffset\":", &self.end_offset, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -308,6 +308,32 @@ impl crate::json::ToJson for ProduceRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 3 && self.transactional_id.is_some() {
+            return Err(
+                enc::json::non_default("ProduceRequest", "transactionalId", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ProduceRequest");
+        if version >= 3 {
+            out.field(
+                "transactionalId",
+                "\"transactionalId\":",
+                &self.transactional_id,
+                version,
+            )?;
+        }
+        out.field("acks", "\"acks\":", &self.acks, version)?;
+        out.field("timeoutMs", "\"timeoutMs\":", &self.timeout_ms, version)?;
+        out.field("topicData", "\"topicData\":", &self.topic_data, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ProduceRequest {
@@ -609,6 +635,23 @@ impl crate::json::ToJson for TopicProduceData {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicProduceData");
+        if version <= 12 {
+            out.field("name", "\"name\":", &self.name, version)?;
+        }
+        if version >= 13 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("partitionData", "\"partitionData\":", &self.partition_data, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopicProduceData {
@@ -802,6 +845,18 @@ impl crate::json::ToJson for PartitionProduceData {
         )?;
         out.insert("records".into(), enc::json::nullable_records(&self.records));
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionProduceData");
+        out.field("index", "\"index\":", &self.index, version)?;
+        out.nullable_records("\"records\":", &self.records);
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

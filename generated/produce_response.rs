@@ -328,6 +328,38 @@ impl crate::json::ToJson for ProduceResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 10 && !self.node_endpoints.is_empty() {
+            return Err(
+                enc::json::non_default("ProduceResponse", "nodeEndpoints", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ProduceResponse");
+        out.field("responses", "\"responses\":", &self.responses, version)?;
+        if version >= 1 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        if version >= 10 && !self.node_endpoints.is_empty() {
+            out.field(
+                "nodeEndpoints",
+                "\"nodeEndpoints\":",
+                &self.node_endpoints,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ProduceResponse {
@@ -636,6 +668,28 @@ impl crate::json::ToJson for TopicProduceResponse {
             "partitionResponses",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicProduceResponse");
+        if version <= 12 {
+            out.field("name", "\"name\":", &self.name, version)?;
+        }
+        if version >= 13 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field(
+            "partitionResponses",
+            "\"partitionResponses\":",
+            &self.partition_responses,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1296,6 +1350,68 @@ impl crate::json::ToJson for PartitionProduceResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 10 && self.current_leader != LeaderIdAndEpoch::default() {
+            return Err(
+                enc::json::non_default(
+                    "PartitionProduceResponse",
+                    "currentLeader",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "PartitionProduceResponse");
+        out.field("index", "\"index\":", &self.index, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("baseOffset", "\"baseOffset\":", &self.base_offset, version)?;
+        if version >= 2 {
+            out.field(
+                "logAppendTimeMs",
+                "\"logAppendTimeMs\":",
+                &self.log_append_time_ms,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field(
+                "logStartOffset",
+                "\"logStartOffset\":",
+                &self.log_start_offset,
+                version,
+            )?;
+        }
+        if version >= 8 {
+            out.field(
+                "recordErrors",
+                "\"recordErrors\":",
+                &self.record_errors,
+                version,
+            )?;
+        }
+        if version >= 8 {
+            out.field(
+                "errorMessage",
+                "\"errorMessage\":",
+                &self.error_message,
+                version,
+            )?;
+        }
+        if version >= 10 && self.current_leader != LeaderIdAndEpoch::default() {
+            out.field(
+                "currentLeader",
+                "\"currentLeader\":",
+                &self.current_leader,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionProduceResponse {
@@ -1614,6 +1730,23 @@ impl crate::json::ToJson for BatchIndexAndErrorMessage {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "BatchIndexAndErrorMessage");
+        out.field("batchIndex", "\"batchIndex\":", &self.batch_index, version)?;
+        out.field(
+            "batchIndexErrorMessage",
+            "\"batchIndexErrorMessage\":",
+            &self.batch_index_error_message,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for BatchIndexAndErrorMessage {
@@ -1846,6 +1979,18 @@ impl crate::json::ToJson for LeaderIdAndEpoch {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LeaderIdAndEpoch");
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaderIdAndEpoch {
@@ -2073,6 +2218,20 @@ impl crate::json::ToJson for NodeEndpoint {
         enc::json::put(&mut out, &self.port, version, options, "NodeEndpoint", "port")?;
         enc::json::put(&mut out, &self.rack, version, options, "NodeEndpoint", "rack")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "NodeEndpoint");
+        out.field("nodeId", "\"nodeId\":", &self.node_id, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.field("rack", "\"rack\":", &self.rack, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -246,6 +246,36 @@ impl crate::json::ToJson for PushTelemetryRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PushTelemetryRequest");
+        out.field(
+            "clientInstanceId",
+            "\"clientInstanceId\":",
+            &self.client_instance_id,
+            version,
+        )?;
+        out.field(
+            "subscriptionId",
+            "\"subscriptionId\":",
+            &self.subscription_id,
+            version,
+        )?;
+        out.field("terminating", "\"terminating\":", &self.terminating, version)?;
+        out.field(
+            "compressionType",
+            "\"compressionType\":",
+            &self.compression_type,
+            version,
+        )?;
+        out.field("metrics", "\"metrics\":", &self.metrics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PushTelemetryRequest {

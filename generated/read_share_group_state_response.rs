@@ -136,6 +136,17 @@ impl crate::json::ToJson for ReadShareGroupStateResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReadShareGroupStateResponse");
+        out.field("results", "\"results\":", &self.results, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ReadShareGroupStateResponse {
@@ -315,6 +326,18 @@ impl crate::json::ToJson for ReadStateResult {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReadStateResult");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -648,6 +671,22 @@ impl crate::json::ToJson for PartitionResult {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionResult");
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("stateEpoch", "\"stateEpoch\":", &self.state_epoch, version)?;
+        out.field("startOffset", "\"startOffset\":", &self.start_offset, version)?;
+        out.field("stateBatches", "\"stateBatches\":", &self.state_batches, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionResult {
@@ -942,6 +981,20 @@ impl crate::json::ToJson for StateBatch {
             "deliveryCount",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StateBatch");
+        out.field("firstOffset", "\"firstOffset\":", &self.first_offset, version)?;
+        out.field("lastOffset", "\"lastOffset\":", &self.last_offset, version)?;
+        out.field("deliveryState", "\"deliveryState\":", &self.delivery_state, version)?;
+        out.field("deliveryCount", "\"deliveryCount\":", &self.delivery_count, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

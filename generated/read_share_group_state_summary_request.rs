@@ -156,6 +156,18 @@ impl crate::json::ToJson for ReadShareGroupStateSummaryRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReadShareGroupStateSummaryRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ReadShareGroupStateSummaryRequest {
@@ -351,6 +363,18 @@ impl crate::json::ToJson for ReadStateSummaryData {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReadStateSummaryData");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -550,6 +574,18 @@ impl crate::json::ToJson for PartitionData {
             "leaderEpoch",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionData");
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

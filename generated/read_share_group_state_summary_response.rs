@@ -136,6 +136,17 @@ impl crate::json::ToJson for ReadShareGroupStateSummaryResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReadShareGroupStateSummaryResponse");
+        out.field("results", "\"results\":", &self.results, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ReadShareGroupStateSummaryResponse {
@@ -323,6 +334,18 @@ impl crate::json::ToJson for ReadStateSummaryResult {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ReadStateSummaryResult");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -750,6 +773,30 @@ impl crate::json::ToJson for PartitionResult {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionResult");
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("stateEpoch", "\"stateEpoch\":", &self.state_epoch, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("startOffset", "\"startOffset\":", &self.start_offset, version)?;
+        if version >= 1 {
+            out.field(
+                "deliveryCompleteCount",
+                "\"deliveryCompleteCount\":",
+                &self.delivery_complete_count,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

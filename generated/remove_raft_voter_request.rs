@@ -222,6 +222,24 @@ impl crate::json::ToJson for RemoveRaftVoterRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RemoveRaftVoterRequest");
+        out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        out.field("voterId", "\"voterId\":", &self.voter_id, version)?;
+        out.field(
+            "voterDirectoryId",
+            "\"voterDirectoryId\":",
+            &self.voter_directory_id,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RemoveRaftVoterRequest {

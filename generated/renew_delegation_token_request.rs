@@ -212,6 +212,23 @@ impl crate::json::ToJson for RenewDelegationTokenRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RenewDelegationTokenRequest");
+        out.sensitive("hmac", "\"hmac\":", &self.hmac, version)?;
+        out.field(
+            "renewPeriodMs",
+            "\"renewPeriodMs\":",
+            &self.renew_period_ms,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RenewDelegationTokenRequest {

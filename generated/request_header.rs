@@ -445,6 +445,48 @@ impl crate::json::ToJson for RequestHeader {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RequestHeader");
+        out.field(
+            "requestApiKey",
+            "\"requestApiKey\":",
+            &self.request_api_key,
+            version,
+        )?;
+        out.field(
+            "requestApiVersion",
+            "\"requestApiVersion\":",
+            &self.request_api_version,
+            version,
+        )?;
+        out.field("correlationId", "\"correlationId\":", &self.correlation_id, version)?;
+        if version >= 1 {
+            out.field("clientId", "\"clientId\":", &self.client_id, version)?;
+        }
+        if version >= 2 && self.initial_principal_name.is_some() {
+            out.field(
+                "initialPrincipalName",
+                "\"initialPrincipalName\":",
+                &self.initial_principal_name,
+                version,
+            )?;
+        }
+        if version >= 2 && self.initial_client_id.is_some() {
+            out.field(
+                "initialClientId",
+                "\"initialClientId\":",
+                &self.initial_client_id,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RequestHeader {

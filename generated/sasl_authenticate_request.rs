@@ -175,6 +175,17 @@ impl crate::json::ToJson for SaslAuthenticateRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SaslAuthenticateRequest");
+        out.sensitive("authBytes", "\"authBytes\":", &self.auth_bytes, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for SaslAuthenticateRequest {

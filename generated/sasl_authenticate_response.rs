@@ -346,6 +346,27 @@ impl crate::json::ToJson for SaslAuthenticateResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SaslAuthenticateResponse");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.sensitive("authBytes", "\"authBytes\":", &self.auth_bytes, version)?;
+        if version >= 1 {
+            out.field(
+                "sessionLifetimeMs",
+                "\"sessionLifetimeMs\":",
+                &self.session_lifetime_ms,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for SaslAuthenticateResponse {

@@ -154,6 +154,18 @@ impl crate::json::ToJson for SaslHandshakeResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SaslHandshakeResponse");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("mechanisms", "\"mechanisms\":", &self.mechanisms, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for SaslHandshakeResponse {

@@ -313,6 +313,33 @@ impl crate::json::ToJson for ShareAcknowledgeRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 2 && self.is_renew_ack {
+            return Err(
+                enc::json::non_default("ShareAcknowledgeRequest", "isRenewAck", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ShareAcknowledgeRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field(
+            "shareSessionEpoch",
+            "\"shareSessionEpoch\":",
+            &self.share_session_epoch,
+            version,
+        )?;
+        if version >= 2 {
+            out.field("isRenewAck", "\"isRenewAck\":", &self.is_renew_ack, version)?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareAcknowledgeRequest {
@@ -535,6 +562,18 @@ impl crate::json::ToJson for AcknowledgeTopic {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AcknowledgeTopic");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AcknowledgeTopic {
@@ -751,6 +790,28 @@ impl crate::json::ToJson for AcknowledgePartition {
             "acknowledgementBatches",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AcknowledgePartition");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field(
+            "acknowledgementBatches",
+            "\"acknowledgementBatches\":",
+            &self.acknowledgement_batches,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -998,6 +1059,24 @@ impl crate::json::ToJson for AcknowledgementBatch {
             "acknowledgeTypes",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AcknowledgementBatch");
+        out.field("firstOffset", "\"firstOffset\":", &self.first_offset, version)?;
+        out.field("lastOffset", "\"lastOffset\":", &self.last_offset, version)?;
+        out.field(
+            "acknowledgeTypes",
+            "\"acknowledgeTypes\":",
+            &self.acknowledge_types,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

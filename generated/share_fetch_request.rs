@@ -649,6 +649,66 @@ impl crate::json::ToJson for ShareFetchRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.max_records != 0 {
+            return Err(
+                enc::json::non_default("ShareFetchRequest", "maxRecords", version),
+            );
+        }
+        if version < 1 && self.batch_size != 0 {
+            return Err(
+                enc::json::non_default("ShareFetchRequest", "batchSize", version),
+            );
+        }
+        if version < 2 && self.is_renew_ack {
+            return Err(
+                enc::json::non_default("ShareFetchRequest", "isRenewAck", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ShareFetchRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field(
+            "shareSessionEpoch",
+            "\"shareSessionEpoch\":",
+            &self.share_session_epoch,
+            version,
+        )?;
+        out.field("maxWaitMs", "\"maxWaitMs\":", &self.max_wait_ms, version)?;
+        out.field("minBytes", "\"minBytes\":", &self.min_bytes, version)?;
+        out.field("maxBytes", "\"maxBytes\":", &self.max_bytes, version)?;
+        if version >= 1 {
+            out.field("maxRecords", "\"maxRecords\":", &self.max_records, version)?;
+        }
+        if version >= 1 {
+            out.field("batchSize", "\"batchSize\":", &self.batch_size, version)?;
+        }
+        if version >= 2 {
+            out.field(
+                "shareAcquireMode",
+                "\"shareAcquireMode\":",
+                &self.share_acquire_mode,
+                version,
+            )?;
+        }
+        if version >= 2 {
+            out.field("isRenewAck", "\"isRenewAck\":", &self.is_renew_ack, version)?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.field(
+            "forgottenTopicsData",
+            "\"forgottenTopicsData\":",
+            &self.forgotten_topics_data,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareFetchRequest {
@@ -930,6 +990,18 @@ impl crate::json::ToJson for FetchTopic {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "FetchTopic");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FetchTopic {
@@ -1189,6 +1261,41 @@ impl crate::json::ToJson for FetchPartition {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 0 && self.partition_max_bytes != 0 {
+            return Err(
+                enc::json::non_default("FetchPartition", "partitionMaxBytes", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "FetchPartition");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        if version <= 0 {
+            out.field(
+                "partitionMaxBytes",
+                "\"partitionMaxBytes\":",
+                &self.partition_max_bytes,
+                version,
+            )?;
+        }
+        out.field(
+            "acknowledgementBatches",
+            "\"acknowledgementBatches\":",
+            &self.acknowledgement_batches,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FetchPartition {
@@ -1442,6 +1549,24 @@ impl crate::json::ToJson for AcknowledgementBatch {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AcknowledgementBatch");
+        out.field("firstOffset", "\"firstOffset\":", &self.first_offset, version)?;
+        out.field("lastOffset", "\"lastOffset\":", &self.last_offset, version)?;
+        out.field(
+            "acknowledgeTypes",
+            "\"acknowledgeTypes\":",
+            &self.acknowledge_types,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AcknowledgementBatch {
@@ -1649,6 +1774,18 @@ impl crate::json::ToJson for ForgottenTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ForgottenTopic");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -351,6 +351,43 @@ impl crate::json::ToJson for ShareFetchResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.acquisition_lock_timeout_ms != 0 {
+            return Err(
+                enc::json::non_default(
+                    "ShareFetchResponse",
+                    "acquisitionLockTimeoutMs",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "ShareFetchResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        if version >= 1 {
+            out.field(
+                "acquisitionLockTimeoutMs",
+                "\"acquisitionLockTimeoutMs\":",
+                &self.acquisition_lock_timeout_ms,
+                version,
+            )?;
+        }
+        out.field("responses", "\"responses\":", &self.responses, version)?;
+        out.field("nodeEndpoints", "\"nodeEndpoints\":", &self.node_endpoints, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareFetchResponse {
@@ -590,6 +627,18 @@ impl crate::json::ToJson for ShareFetchableTopicResponse {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ShareFetchableTopicResponse");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1046,6 +1095,44 @@ impl crate::json::ToJson for PartitionData {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionData");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field(
+            "acknowledgeErrorCode",
+            "\"acknowledgeErrorCode\":",
+            &self.acknowledge_error_code,
+            version,
+        )?;
+        out.field(
+            "acknowledgeErrorMessage",
+            "\"acknowledgeErrorMessage\":",
+            &self.acknowledge_error_message,
+            version,
+        )?;
+        out.field("currentLeader", "\"currentLeader\":", &self.current_leader, version)?;
+        out.nullable_records("\"records\":", &self.records);
+        out.field(
+            "acquiredRecords",
+            "\"acquiredRecords\":",
+            &self.acquired_records,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionData {
@@ -1302,6 +1389,18 @@ impl crate::json::ToJson for LeaderIdAndEpoch {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LeaderIdAndEpoch");
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LeaderIdAndEpoch {
@@ -1522,6 +1621,19 @@ impl crate::json::ToJson for AcquiredRecords {
             "deliveryCount",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AcquiredRecords");
+        out.field("firstOffset", "\"firstOffset\":", &self.first_offset, version)?;
+        out.field("lastOffset", "\"lastOffset\":", &self.last_offset, version)?;
+        out.field("deliveryCount", "\"deliveryCount\":", &self.delivery_count, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1760,6 +1872,20 @@ impl crate::json::ToJson for NodeEndpoint {
         enc::json::put(&mut out, &self.port, version, options, "NodeEndpoint", "port")?;
         enc::json::put(&mut out, &self.rack, version, options, "NodeEndpoint", "rack")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "NodeEndpoint");
+        out.field("nodeId", "\"nodeId\":", &self.node_id, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.field("rack", "\"rack\":", &self.rack, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -285,6 +285,26 @@ impl crate::json::ToJson for ShareGroupHeartbeatRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ShareGroupHeartbeatRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field("memberEpoch", "\"memberEpoch\":", &self.member_epoch, version)?;
+        out.field("rackId", "\"rackId\":", &self.rack_id, version)?;
+        out.field(
+            "subscribedTopicNames",
+            "\"subscribedTopicNames\":",
+            &self.subscribed_topic_names,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareGroupHeartbeatRequest {

@@ -170,6 +170,23 @@ impl crate::json::ToJson for SnapshotHeaderRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SnapshotHeaderRecord");
+        out.field("version", "\"version\":", &self.version, version)?;
+        out.field(
+            "lastContainedLogTimestamp",
+            "\"lastContainedLogTimestamp\":",
+            &self.last_contained_log_timestamp,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for SnapshotHeaderRecord {

@@ -616,6 +616,87 @@ impl crate::json::ToJson for StopReplicaRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 4 && self.is_k_raft_controller {
+            return Err(
+                enc::json::non_default(
+                    "StopReplicaRequest",
+                    "isKRaftController",
+                    version,
+                ),
+            );
+        }
+        if version > 2 && self.delete_partitions {
+            return Err(
+                enc::json::non_default("StopReplicaRequest", "deletePartitions", version),
+            );
+        }
+        if version > 0 && !self.ungrouped_partitions.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "StopReplicaRequest",
+                    "ungroupedPartitions",
+                    version,
+                ),
+            );
+        }
+        if !(1..=2).contains(&version) && !self.topics.is_empty() {
+            return Err(enc::json::non_default("StopReplicaRequest", "topics", version));
+        }
+        if version < 3 && !self.topic_states.is_empty() {
+            return Err(
+                enc::json::non_default("StopReplicaRequest", "topicStates", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "StopReplicaRequest");
+        out.field("controllerId", "\"controllerId\":", &self.controller_id, version)?;
+        if version >= 4 {
+            out.field(
+                "isKRaftController",
+                "\"isKRaftController\":",
+                &self.is_k_raft_controller,
+                version,
+            )?;
+        }
+        out.field(
+            "controllerEpoch",
+            "\"controllerEpoch\":",
+            &self.controller_epoch,
+            version,
+        )?;
+        if version >= 1 {
+            out.field("brokerEpoch", "\"brokerEpoch\":", &self.broker_epoch, version)?;
+        }
+        if version <= 2 {
+            out.field(
+                "deletePartitions",
+                "\"deletePartitions\":",
+                &self.delete_partitions,
+                version,
+            )?;
+        }
+        if version <= 0 {
+            out.field(
+                "ungroupedPartitions",
+                "\"ungroupedPartitions\":",
+                &self.ungrouped_partitions,
+                version,
+            )?;
+        }
+        if (1..=2).contains(&version) {
+            out.field("topics", "\"topics\":", &self.topics, version)?;
+        }
+        if version >= 3 {
+            out.field("topicStates", "\"topicStates\":", &self.topic_states, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StopReplicaRequest {
@@ -868,6 +949,23 @@ impl crate::json::ToJson for StopReplicaPartitionV0 {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StopReplicaPartitionV0");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StopReplicaPartitionV0 {
@@ -1102,6 +1200,23 @@ impl crate::json::ToJson for StopReplicaTopicV1 {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StopReplicaTopicV1");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "partitionIndexes",
+            "\"partitionIndexes\":",
+            &self.partition_indexes,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StopReplicaTopicV1 {
@@ -1312,6 +1427,23 @@ impl crate::json::ToJson for StopReplicaTopicState {
             "partitionStates",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StopReplicaTopicState");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field(
+            "partitionStates",
+            "\"partitionStates\":",
+            &self.partition_states,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1558,6 +1690,29 @@ impl crate::json::ToJson for StopReplicaPartitionState {
             "deletePartition",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StopReplicaPartitionState");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field(
+            "deletePartition",
+            "\"deletePartition\":",
+            &self.delete_partition,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

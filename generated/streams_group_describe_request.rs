@@ -252,6 +252,40 @@ impl crate::json::ToJson for StreamsGroupDescribeRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.include_topology_description {
+            return Err(
+                enc::json::non_default(
+                    "StreamsGroupDescribeRequest",
+                    "includeTopologyDescription",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "StreamsGroupDescribeRequest");
+        out.field("groupIds", "\"groupIds\":", &self.group_ids, version)?;
+        out.field(
+            "includeAuthorizedOperations",
+            "\"includeAuthorizedOperations\":",
+            &self.include_authorized_operations,
+            version,
+        )?;
+        if version >= 1 {
+            out.field(
+                "includeTopologyDescription",
+                "\"includeTopologyDescription\":",
+                &self.include_topology_description,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StreamsGroupDescribeRequest {

@@ -182,6 +182,23 @@ impl crate::json::ToJson for StreamsGroupDescribeResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StreamsGroupDescribeResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("groups", "\"groups\":", &self.groups, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StreamsGroupDescribeResponse {
@@ -363,6 +380,18 @@ impl crate::json::ToJson for Endpoint {
         enc::json::put(&mut out, &self.host, version, options, "Endpoint", "host")?;
         enc::json::put(&mut out, &self.port, version, options, "Endpoint", "port")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Endpoint");
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -583,6 +612,19 @@ impl crate::json::ToJson for TaskOffset {
             "offset",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TaskOffset");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.field("offset", "\"offset\":", &self.offset, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -821,6 +863,19 @@ impl crate::json::ToJson for Assignment {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Assignment");
+        out.field("activeTasks", "\"activeTasks\":", &self.active_tasks, version)?;
+        out.field("standbyTasks", "\"standbyTasks\":", &self.standby_tasks, version)?;
+        out.field("warmupTasks", "\"warmupTasks\":", &self.warmup_tasks, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Assignment {
@@ -1039,6 +1094,18 @@ impl crate::json::ToJson for TaskIds {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TaskIds");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TaskIds {
@@ -1208,6 +1275,18 @@ impl crate::json::ToJson for KeyValue {
         enc::json::put(&mut out, &self.key, version, options, "KeyValue", "key")?;
         enc::json::put(&mut out, &self.value, version, options, "KeyValue", "value")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "KeyValue");
+        out.field("key", "\"key\":", &self.key, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1457,6 +1536,25 @@ impl crate::json::ToJson for TopicInfo {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicInfo");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.field(
+            "replicationFactor",
+            "\"replicationFactor\":",
+            &self.replication_factor,
+            version,
+        )?;
+        out.field("topicConfigs", "\"topicConfigs\":", &self.topic_configs, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopicInfo {
@@ -1678,6 +1776,18 @@ impl crate::json::ToJson for TopologyDescription {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopologyDescription");
+        out.field("subtopologies", "\"subtopologies\":", &self.subtopologies, version)?;
+        out.field("globalStores", "\"globalStores\":", &self.global_stores, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopologyDescription {
@@ -1884,6 +1994,18 @@ impl crate::json::ToJson for TopologyDescriptionSubtopology {
             "nodes",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopologyDescriptionSubtopology");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("nodes", "\"nodes\":", &self.nodes, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -2209,6 +2331,22 @@ impl crate::json::ToJson for TopologyDescriptionNode {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopologyDescriptionNode");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("nodeType", "\"nodeType\":", &self.node_type, version)?;
+        out.field("sourceTopics", "\"sourceTopics\":", &self.source_topics, version)?;
+        out.field("sinkTopic", "\"sinkTopic\":", &self.sink_topic, version)?;
+        out.field("stores", "\"stores\":", &self.stores, version)?;
+        out.field("successors", "\"successors\":", &self.successors, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopologyDescriptionNode {
@@ -2443,6 +2581,18 @@ impl crate::json::ToJson for TopologyDescriptionGlobalStore {
             "processor",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopologyDescriptionGlobalStore");
+        out.field("source", "\"source\":", &self.source, version)?;
+        out.field("processor", "\"processor\":", &self.processor, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -3125,6 +3275,73 @@ impl crate::json::ToJson for DescribedGroup {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.topology_description.is_some() {
+            return Err(
+                enc::json::non_default("DescribedGroup", "topologyDescription", version),
+            );
+        }
+        if version < 1 && self.topology_description_status != 0 {
+            return Err(
+                enc::json::non_default(
+                    "DescribedGroup",
+                    "topologyDescriptionStatus",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "DescribedGroup");
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("groupState", "\"groupState\":", &self.group_state, version)?;
+        out.field("groupEpoch", "\"groupEpoch\":", &self.group_epoch, version)?;
+        out.field(
+            "assignmentEpoch",
+            "\"assignmentEpoch\":",
+            &self.assignment_epoch,
+            version,
+        )?;
+        out.field("topology", "\"topology\":", &self.topology, version)?;
+        out.field("members", "\"members\":", &self.members, version)?;
+        out.field(
+            "authorizedOperations",
+            "\"authorizedOperations\":",
+            &self.authorized_operations,
+            version,
+        )?;
+        if version >= 1 {
+            out.field(
+                "topologyDescription",
+                "\"topologyDescription\":",
+                &self.topology_description,
+                version,
+            )?;
+        }
+        if version >= 1 {
+            out.field(
+                "topologyDescriptionStatus",
+                "\"topologyDescriptionStatus\":",
+                &self.topology_description_status,
+                version,
+            )?;
+        }
+        if version >= 1 {
+            out.field(
+                "assignorName",
+                "\"assignorName\":",
+                &self.assignor_name,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DescribedGroup {
@@ -3413,6 +3630,18 @@ impl crate::json::ToJson for Topology {
             "subtopologies",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Topology");
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.field("subtopologies", "\"subtopologies\":", &self.subtopologies, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -3787,6 +4016,36 @@ impl crate::json::ToJson for Subtopology {
             "repartitionSourceTopics",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Subtopology");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("sourceTopics", "\"sourceTopics\":", &self.source_topics, version)?;
+        out.field(
+            "repartitionSinkTopics",
+            "\"repartitionSinkTopics\":",
+            &self.repartition_sink_topics,
+            version,
+        )?;
+        out.field(
+            "stateChangelogTopics",
+            "\"stateChangelogTopics\":",
+            &self.state_changelog_topics,
+            version,
+        )?;
+        out.field(
+            "repartitionSourceTopics",
+            "\"repartitionSourceTopics\":",
+            &self.repartition_source_topics,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -4425,6 +4684,41 @@ impl crate::json::ToJson for Member {
             "isClassic",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Member");
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field("memberEpoch", "\"memberEpoch\":", &self.member_epoch, version)?;
+        out.field("instanceId", "\"instanceId\":", &self.instance_id, version)?;
+        out.field("rackId", "\"rackId\":", &self.rack_id, version)?;
+        out.field("clientId", "\"clientId\":", &self.client_id, version)?;
+        out.field("clientHost", "\"clientHost\":", &self.client_host, version)?;
+        out.field("topologyEpoch", "\"topologyEpoch\":", &self.topology_epoch, version)?;
+        out.field("processId", "\"processId\":", &self.process_id, version)?;
+        out.field("userEndpoint", "\"userEndpoint\":", &self.user_endpoint, version)?;
+        out.field("clientTags", "\"clientTags\":", &self.client_tags, version)?;
+        out.field("taskOffsets", "\"taskOffsets\":", &self.task_offsets, version)?;
+        out.field(
+            "taskEndOffsets",
+            "\"taskEndOffsets\":",
+            &self.task_end_offsets,
+            version,
+        )?;
+        out.field("assignment", "\"assignment\":", &self.assignment, version)?;
+        out.field(
+            "targetAssignment",
+            "\"targetAssignment\":",
+            &self.target_assignment,
+            version,
+        )?;
+        out.field("isClassic", "\"isClassic\":", &self.is_classic, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

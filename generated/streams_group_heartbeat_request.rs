@@ -749,6 +749,53 @@ impl crate::json::ToJson for StreamsGroupHeartbeatRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StreamsGroupHeartbeatRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field("memberEpoch", "\"memberEpoch\":", &self.member_epoch, version)?;
+        out.field(
+            "endpointInformationEpoch",
+            "\"endpointInformationEpoch\":",
+            &self.endpoint_information_epoch,
+            version,
+        )?;
+        out.field("instanceId", "\"instanceId\":", &self.instance_id, version)?;
+        out.field("rackId", "\"rackId\":", &self.rack_id, version)?;
+        out.field(
+            "rebalanceTimeoutMs",
+            "\"rebalanceTimeoutMs\":",
+            &self.rebalance_timeout_ms,
+            version,
+        )?;
+        out.field("topology", "\"topology\":", &self.topology, version)?;
+        out.field("activeTasks", "\"activeTasks\":", &self.active_tasks, version)?;
+        out.field("standbyTasks", "\"standbyTasks\":", &self.standby_tasks, version)?;
+        out.field("warmupTasks", "\"warmupTasks\":", &self.warmup_tasks, version)?;
+        out.field("processId", "\"processId\":", &self.process_id, version)?;
+        out.field("userEndpoint", "\"userEndpoint\":", &self.user_endpoint, version)?;
+        out.field("clientTags", "\"clientTags\":", &self.client_tags, version)?;
+        out.field("taskOffsets", "\"taskOffsets\":", &self.task_offsets, version)?;
+        out.field(
+            "taskEndOffsets",
+            "\"taskEndOffsets\":",
+            &self.task_end_offsets,
+            version,
+        )?;
+        out.field(
+            "shutdownApplication",
+            "\"shutdownApplication\":",
+            &self.shutdown_application,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StreamsGroupHeartbeatRequest {
@@ -1148,6 +1195,18 @@ impl crate::json::ToJson for KeyValue {
         enc::json::put(&mut out, &self.value, version, options, "KeyValue", "value")?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "KeyValue");
+        out.field("key", "\"key\":", &self.key, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for KeyValue {
@@ -1396,6 +1455,25 @@ impl crate::json::ToJson for TopicInfo {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicInfo");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.field(
+            "replicationFactor",
+            "\"replicationFactor\":",
+            &self.replication_factor,
+            version,
+        )?;
+        out.field("topicConfigs", "\"topicConfigs\":", &self.topic_configs, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopicInfo {
@@ -1579,6 +1657,18 @@ impl crate::json::ToJson for Endpoint {
         enc::json::put(&mut out, &self.host, version, options, "Endpoint", "host")?;
         enc::json::put(&mut out, &self.port, version, options, "Endpoint", "port")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Endpoint");
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1800,6 +1890,19 @@ impl crate::json::ToJson for TaskOffset {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TaskOffset");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.field("offset", "\"offset\":", &self.offset, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TaskOffset {
@@ -2008,6 +2111,18 @@ impl crate::json::ToJson for TaskIds {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TaskIds");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TaskIds {
@@ -2201,6 +2316,18 @@ impl crate::json::ToJson for Topology {
             "subtopologies",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Topology");
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.field("subtopologies", "\"subtopologies\":", &self.subtopologies, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -2664,6 +2791,48 @@ impl crate::json::ToJson for Subtopology {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Subtopology");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("sourceTopics", "\"sourceTopics\":", &self.source_topics, version)?;
+        out.field(
+            "sourceTopicRegex",
+            "\"sourceTopicRegex\":",
+            &self.source_topic_regex,
+            version,
+        )?;
+        out.field(
+            "stateChangelogTopics",
+            "\"stateChangelogTopics\":",
+            &self.state_changelog_topics,
+            version,
+        )?;
+        out.field(
+            "repartitionSinkTopics",
+            "\"repartitionSinkTopics\":",
+            &self.repartition_sink_topics,
+            version,
+        )?;
+        out.field(
+            "repartitionSourceTopics",
+            "\"repartitionSourceTopics\":",
+            &self.repartition_source_topics,
+            version,
+        )?;
+        out.field(
+            "copartitionGroups",
+            "\"copartitionGroups\":",
+            &self.copartition_groups,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Subtopology {
@@ -2981,6 +3150,29 @@ impl crate::json::ToJson for CopartitionGroup {
             "repartitionSourceTopics",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CopartitionGroup");
+        out.field("sourceTopics", "\"sourceTopics\":", &self.source_topics, version)?;
+        out.field(
+            "sourceTopicRegex",
+            "\"sourceTopicRegex\":",
+            &self.source_topic_regex,
+            version,
+        )?;
+        out.field(
+            "repartitionSourceTopics",
+            "\"repartitionSourceTopics\":",
+            &self.repartition_source_topics,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

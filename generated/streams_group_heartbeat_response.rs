@@ -826,6 +826,96 @@ impl crate::json::ToJson for StreamsGroupHeartbeatResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 0 && self.acceptable_recovery_lag_legacy != 0 {
+            return Err(
+                enc::json::non_default(
+                    "StreamsGroupHeartbeatResponse",
+                    "acceptableRecoveryLagLegacy",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.topology_description_required {
+            return Err(
+                enc::json::non_default(
+                    "StreamsGroupHeartbeatResponse",
+                    "topologyDescriptionRequired",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "StreamsGroupHeartbeatResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        out.field("errorMessage", "\"errorMessage\":", &self.error_message, version)?;
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field("memberEpoch", "\"memberEpoch\":", &self.member_epoch, version)?;
+        out.field(
+            "heartbeatIntervalMs",
+            "\"heartbeatIntervalMs\":",
+            &self.heartbeat_interval_ms,
+            version,
+        )?;
+        if version <= 0 {
+            out.field(
+                "acceptableRecoveryLagLegacy",
+                "\"acceptableRecoveryLagLegacy\":",
+                &self.acceptable_recovery_lag_legacy,
+                version,
+            )?;
+        }
+        out.field(
+            "taskOffsetIntervalMs",
+            "\"taskOffsetIntervalMs\":",
+            &self.task_offset_interval_ms,
+            version,
+        )?;
+        if version >= 1 {
+            out.field(
+                "acceptableRecoveryLag",
+                "\"acceptableRecoveryLag\":",
+                &self.acceptable_recovery_lag,
+                version,
+            )?;
+        }
+        out.field("status", "\"status\":", &self.status, version)?;
+        out.field("activeTasks", "\"activeTasks\":", &self.active_tasks, version)?;
+        out.field("standbyTasks", "\"standbyTasks\":", &self.standby_tasks, version)?;
+        out.field("warmupTasks", "\"warmupTasks\":", &self.warmup_tasks, version)?;
+        if version >= 1 {
+            out.field(
+                "topologyDescriptionRequired",
+                "\"topologyDescriptionRequired\":",
+                &self.topology_description_required,
+                version,
+            )?;
+        }
+        out.field(
+            "endpointInformationEpoch",
+            "\"endpointInformationEpoch\":",
+            &self.endpoint_information_epoch,
+            version,
+        )?;
+        out.field(
+            "partitionsByUserEndpoint",
+            "\"partitionsByUserEndpoint\":",
+            &self.partitions_by_user_endpoint,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StreamsGroupHeartbeatResponse {
@@ -1262,6 +1352,18 @@ impl crate::json::ToJson for Status {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Status");
+        out.field("statusCode", "\"statusCode\":", &self.status_code, version)?;
+        out.field("statusDetail", "\"statusDetail\":", &self.status_detail, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Status {
@@ -1457,6 +1559,18 @@ impl crate::json::ToJson for TopicPartition {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicPartition");
+        out.field("topic", "\"topic\":", &self.topic, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1661,6 +1775,18 @@ impl crate::json::ToJson for TaskIds {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TaskIds");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TaskIds {
@@ -1829,6 +1955,18 @@ impl crate::json::ToJson for Endpoint {
         enc::json::put(&mut out, &self.host, version, options, "Endpoint", "host")?;
         enc::json::put(&mut out, &self.port, version, options, "Endpoint", "port")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Endpoint");
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -2090,6 +2228,29 @@ impl crate::json::ToJson for EndpointToPartitions {
             "standbyPartitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EndpointToPartitions");
+        out.field("userEndpoint", "\"userEndpoint\":", &self.user_endpoint, version)?;
+        out.field(
+            "activePartitions",
+            "\"activePartitions\":",
+            &self.active_partitions,
+            version,
+        )?;
+        out.field(
+            "standbyPartitions",
+            "\"standbyPartitions\":",
+            &self.standby_partitions,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

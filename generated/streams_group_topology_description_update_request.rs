@@ -251,6 +251,28 @@ impl crate::json::ToJson for StreamsGroupTopologyDescriptionUpdateRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "StreamsGroupTopologyDescriptionUpdateRequest",
+        );
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field("topologyEpoch", "\"topologyEpoch\":", &self.topology_epoch, version)?;
+        out.field(
+            "topologyDescription",
+            "\"topologyDescription\":",
+            &self.topology_description,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StreamsGroupTopologyDescriptionUpdateRequest {
@@ -510,6 +532,18 @@ impl crate::json::ToJson for TopologyDescription {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopologyDescription");
+        out.field("subtopologies", "\"subtopologies\":", &self.subtopologies, version)?;
+        out.field("globalStores", "\"globalStores\":", &self.global_stores, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopologyDescription {
@@ -716,6 +750,18 @@ impl crate::json::ToJson for TopologyDescriptionSubtopology {
             "nodes",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopologyDescriptionSubtopology");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("nodes", "\"nodes\":", &self.nodes, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1041,6 +1087,22 @@ impl crate::json::ToJson for TopologyDescriptionNode {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopologyDescriptionNode");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("nodeType", "\"nodeType\":", &self.node_type, version)?;
+        out.field("sourceTopics", "\"sourceTopics\":", &self.source_topics, version)?;
+        out.field("sinkTopic", "\"sinkTopic\":", &self.sink_topic, version)?;
+        out.field("stores", "\"stores\":", &self.stores, version)?;
+        out.field("successors", "\"successors\":", &self.successors, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopologyDescriptionNode {
@@ -1275,6 +1337,18 @@ impl crate::json::ToJson for TopologyDescriptionGlobalStore {
             "processor",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopologyDescriptionGlobalStore");
+        out.field("source", "\"source\":", &self.source, version)?;
+        out.field("processor", "\"processor\":", &self.processor, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

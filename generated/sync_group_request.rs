@@ -490,6 +490,49 @@ impl crate::json::ToJson for SyncGroupRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 3 && self.group_instance_id.is_some() {
+            return Err(
+                enc::json::non_default("SyncGroupRequest", "groupInstanceId", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "SyncGroupRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("generationId", "\"generationId\":", &self.generation_id, version)?;
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        if version >= 3 {
+            out.field(
+                "groupInstanceId",
+                "\"groupInstanceId\":",
+                &self.group_instance_id,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field(
+                "protocolType",
+                "\"protocolType\":",
+                &self.protocol_type,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field(
+                "protocolName",
+                "\"protocolName\":",
+                &self.protocol_name,
+                version,
+            )?;
+        }
+        out.field("assignments", "\"assignments\":", &self.assignments, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for SyncGroupRequest {
@@ -760,6 +803,18 @@ impl crate::json::ToJson for SyncGroupRequestAssignment {
             "assignment",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SyncGroupRequestAssignment");
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        out.field("assignment", "\"assignment\":", &self.assignment, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -367,6 +367,42 @@ impl crate::json::ToJson for SyncGroupResponse {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SyncGroupResponse");
+        if version >= 1 {
+            out.field(
+                "throttleTimeMs",
+                "\"throttleTimeMs\":",
+                &self.throttle_time_ms,
+                version,
+            )?;
+        }
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if version >= 5 {
+            out.field(
+                "protocolType",
+                "\"protocolType\":",
+                &self.protocol_type,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field(
+                "protocolName",
+                "\"protocolName\":",
+                &self.protocol_name,
+                version,
+            )?;
+        }
+        out.field("assignment", "\"assignment\":", &self.assignment, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for SyncGroupResponse {

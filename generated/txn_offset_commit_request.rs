@@ -536,6 +536,68 @@ impl crate::json::ToJson for TxnOffsetCommitRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 3 && self.generation_id_or_member_epoch != -1 {
+            return Err(
+                enc::json::non_default(
+                    "TxnOffsetCommitRequest",
+                    "generationIdOrMemberEpoch",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && !self.member_id.is_empty() {
+            return Err(
+                enc::json::non_default("TxnOffsetCommitRequest", "memberId", version),
+            );
+        }
+        if version < 3 && self.group_instance_id.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "TxnOffsetCommitRequest",
+                    "groupInstanceId",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "TxnOffsetCommitRequest");
+        out.field(
+            "transactionalId",
+            "\"transactionalId\":",
+            &self.transactional_id,
+            version,
+        )?;
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field("producerEpoch", "\"producerEpoch\":", &self.producer_epoch, version)?;
+        if version >= 3 {
+            out.field(
+                "generationIdOrMemberEpoch",
+                "\"generationIdOrMemberEpoch\":",
+                &self.generation_id_or_member_epoch,
+                version,
+            )?;
+        }
+        if version >= 3 {
+            out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        }
+        if version >= 3 {
+            out.field(
+                "groupInstanceId",
+                "\"groupInstanceId\":",
+                &self.group_instance_id,
+                version,
+            )?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TxnOffsetCommitRequest {
@@ -895,6 +957,23 @@ impl crate::json::ToJson for TxnOffsetCommitRequestTopic {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TxnOffsetCommitRequestTopic");
+        if version <= 5 {
+            out.field("name", "\"name\":", &self.name, version)?;
+        }
+        if version >= 6 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -1260,6 +1339,42 @@ impl crate::json::ToJson for TxnOffsetCommitRequestPartition {
             "committedMetadata",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TxnOffsetCommitRequestPartition");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field(
+            "committedOffset",
+            "\"committedOffset\":",
+            &self.committed_offset,
+            version,
+        )?;
+        if version >= 2 {
+            out.field(
+                "committedLeaderEpoch",
+                "\"committedLeaderEpoch\":",
+                &self.committed_leader_epoch,
+                version,
+            )?;
+        }
+        out.field(
+            "committedMetadata",
+            "\"committedMetadata\":",
+            &self.committed_metadata,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -268,6 +268,36 @@ impl crate::json::ToJson for UpdateFeaturesRequest {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.validate_only {
+            return Err(
+                enc::json::non_default("UpdateFeaturesRequest", "validateOnly", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "UpdateFeaturesRequest");
+        out.field("timeoutMs", "\"timeoutMs\":", &self.timeout_ms, version)?;
+        out.field(
+            "featureUpdates",
+            "\"featureUpdates\":",
+            &self.feature_updates,
+            version,
+        )?;
+        if version >= 1 {
+            out.field(
+                "validateOnly",
+                "\"validateOnly\":",
+                &self.validate_only,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for UpdateFeaturesRequest {
@@ -618,6 +648,44 @@ impl crate::json::ToJson for FeatureUpdateKey {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 0 && self.allow_downgrade {
+            return Err(
+                enc::json::non_default("FeatureUpdateKey", "allowDowngrade", version),
+            );
+        }
+        if version < 1 && self.upgrade_type != 1 {
+            return Err(
+                enc::json::non_default("FeatureUpdateKey", "upgradeType", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "FeatureUpdateKey");
+        out.field("feature", "\"feature\":", &self.feature, version)?;
+        out.field(
+            "maxVersionLevel",
+            "\"maxVersionLevel\":",
+            &self.max_version_level,
+            version,
+        )?;
+        if version <= 0 {
+            out.field(
+                "allowDowngrade",
+                "\"allowDowngrade\":",
+                &self.allow_downgrade,
+                version,
+            )?;
+        }
+        if version >= 1 {
+            out.field("upgradeType", "\"upgradeType\":", &self.upgrade_type, version)?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

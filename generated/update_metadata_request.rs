@@ -620,6 +620,75 @@ impl crate::json::ToJson for UpdateMetadataRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 8 && self.is_k_raft_controller {
+            return Err(
+                enc::json::non_default(
+                    "UpdateMetadataRequest",
+                    "isKRaftController",
+                    version,
+                ),
+            );
+        }
+        if version < 8 && self.r#type != 0 {
+            return Err(enc::json::non_default("UpdateMetadataRequest", "type", version));
+        }
+        if version > 4 && !self.ungrouped_partition_states.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "UpdateMetadataRequest",
+                    "ungroupedPartitionStates",
+                    version,
+                ),
+            );
+        }
+        if version < 5 && !self.topic_states.is_empty() {
+            return Err(
+                enc::json::non_default("UpdateMetadataRequest", "topicStates", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "UpdateMetadataRequest");
+        out.field("controllerId", "\"controllerId\":", &self.controller_id, version)?;
+        if version >= 8 {
+            out.field(
+                "isKRaftController",
+                "\"isKRaftController\":",
+                &self.is_k_raft_controller,
+                version,
+            )?;
+        }
+        if version >= 8 && self.r#type != 0 {
+            out.field("type", "\"type\":", &self.r#type, version)?;
+        }
+        out.field(
+            "controllerEpoch",
+            "\"controllerEpoch\":",
+            &self.controller_epoch,
+            version,
+        )?;
+        if version >= 5 {
+            out.field("brokerEpoch", "\"brokerEpoch\":", &self.broker_epoch, version)?;
+        }
+        if version <= 4 {
+            out.field(
+                "ungroupedPartitionStates",
+                "\"ungroupedPartitionStates\":",
+                &self.ungrouped_partition_states,
+                version,
+            )?;
+        }
+        if version >= 5 {
+            out.field("topicStates", "\"topicStates\":", &self.topic_states, version)?;
+        }
+        out.field("liveBrokers", "\"liveBrokers\":", &self.live_brokers, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for UpdateMetadataRequest {
@@ -1194,6 +1263,44 @@ impl crate::json::ToJson for UpdateMetadataPartitionState {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "UpdateMetadataPartitionState");
+        if version <= 4 {
+            out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        }
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field(
+            "controllerEpoch",
+            "\"controllerEpoch\":",
+            &self.controller_epoch,
+            version,
+        )?;
+        out.field("leader", "\"leader\":", &self.leader, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("isr", "\"isr\":", &self.isr, version)?;
+        out.field("zkVersion", "\"zkVersion\":", &self.zk_version, version)?;
+        out.field("replicas", "\"replicas\":", &self.replicas, version)?;
+        if version >= 4 {
+            out.field(
+                "offlineReplicas",
+                "\"offlineReplicas\":",
+                &self.offline_replicas,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for UpdateMetadataPartitionState {
@@ -1581,6 +1688,26 @@ impl crate::json::ToJson for UpdateMetadataTopicState {
             "partitionStates",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "UpdateMetadataTopicState");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        if version >= 7 {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.field(
+            "partitionStates",
+            "\"partitionStates\":",
+            &self.partition_states,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -2005,6 +2132,29 @@ impl crate::json::ToJson for UpdateMetadataBroker {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "UpdateMetadataBroker");
+        out.field("id", "\"id\":", &self.id, version)?;
+        if version <= 0 {
+            out.field("v0Host", "\"v0Host\":", &self.v0_host, version)?;
+        }
+        if version <= 0 {
+            out.field("v0Port", "\"v0Port\":", &self.v0_port, version)?;
+        }
+        if version >= 1 {
+            out.field("endpoints", "\"endpoints\":", &self.endpoints, version)?;
+        }
+        if version >= 2 {
+            out.field("rack", "\"rack\":", &self.rack, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for UpdateMetadataBroker {
@@ -2317,6 +2467,27 @@ impl crate::json::ToJson for UpdateMetadataEndpoint {
             "securityProtocol",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "UpdateMetadataEndpoint");
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        if version >= 3 {
+            out.field("listener", "\"listener\":", &self.listener, version)?;
+        }
+        out.field(
+            "securityProtocol",
+            "\"securityProtocol\":",
+            &self.security_protocol,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -313,6 +313,37 @@ impl crate::json::ToJson for UpdateRaftVoterRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "UpdateRaftVoterRequest");
+        out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        out.field(
+            "currentLeaderEpoch",
+            "\"currentLeaderEpoch\":",
+            &self.current_leader_epoch,
+            version,
+        )?;
+        out.field("voterId", "\"voterId\":", &self.voter_id, version)?;
+        out.field(
+            "voterDirectoryId",
+            "\"voterDirectoryId\":",
+            &self.voter_directory_id,
+            version,
+        )?;
+        out.field("listeners", "\"listeners\":", &self.listeners, version)?;
+        out.field(
+            "kRaftVersionFeature",
+            "\"kRaftVersionFeature\":",
+            &self.k_raft_version_feature,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for UpdateRaftVoterRequest {
@@ -563,6 +594,19 @@ impl crate::json::ToJson for Listener {
         enc::json::put(&mut out, &self.port, version, options, "Listener", "port")?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Listener");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Listener {
@@ -754,6 +798,28 @@ impl crate::json::ToJson for KRaftVersionFeature {
             "maxSupportedVersion",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "KRaftVersionFeature");
+        out.field(
+            "minSupportedVersion",
+            "\"minSupportedVersion\":",
+            &self.min_supported_version,
+            version,
+        )?;
+        out.field(
+            "maxSupportedVersion",
+            "\"maxSupportedVersion\":",
+            &self.max_supported_version,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

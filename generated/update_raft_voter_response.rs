@@ -263,6 +263,31 @@ impl crate::json::ToJson for UpdateRaftVoterResponse {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "UpdateRaftVoterResponse");
+        out.field(
+            "throttleTimeMs",
+            "\"throttleTimeMs\":",
+            &self.throttle_time_ms,
+            version,
+        )?;
+        out.field("errorCode", "\"errorCode\":", &self.error_code, version)?;
+        if self.current_leader != CurrentLeader::default() {
+            out.field(
+                "currentLeader",
+                "\"currentLeader\":",
+                &self.current_leader,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for UpdateRaftVoterResponse {
@@ -537,6 +562,20 @@ impl crate::json::ToJson for CurrentLeader {
         enc::json::put(&mut out, &self.host, version, options, "CurrentLeader", "host")?;
         enc::json::put(&mut out, &self.port, version, options, "CurrentLeader", "port")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CurrentLeader");
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -234,6 +234,21 @@ impl crate::json::ToJson for VoteRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "VoteRequest");
+        out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        if version >= 1 {
+            out.field("voterId", "\"voterId\":", &self.voter_id, version)?;
+        }
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for VoteRequest {
@@ -419,6 +434,18 @@ impl crate::json::ToJson for TopicData {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicData");
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -863,6 +890,53 @@ impl crate::json::ToJson for PartitionData {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 2 && self.pre_vote {
+            return Err(enc::json::non_default("PartitionData", "preVote", version));
+        }
+        let mut out = enc::json::Object::begin(w, "PartitionData");
+        out.field(
+            "partitionIndex",
+            "\"partitionIndex\":",
+            &self.partition_index,
+            version,
+        )?;
+        out.field("replicaEpoch", "\"replicaEpoch\":", &self.replica_epoch, version)?;
+        out.field("replicaId", "\"replicaId\":", &self.replica_id, version)?;
+        if version >= 1 {
+            out.field(
+                "replicaDirectoryId",
+                "\"replicaDirectoryId\":",
+                &self.replica_directory_id,
+                version,
+            )?;
+        }
+        if version >= 1 {
+            out.field(
+                "voterDirectoryId",
+                "\"voterDirectoryId\":",
+                &self.voter_directory_id,
+                version,
+            )?;
+        }
+        out.field(
+            "lastOffsetEpoch",
+            "\"lastOffsetEpoch\":",
+            &self.last_offset_epoch,
+            version,
+        )?;
+        out.field("lastOffset", "\"lastOffset\":", &self.last_offset, version)?;
+        if version >= 2 {
+            out.field("preVote", "\"preVote\":", &self.pre_vote, version)?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -162,6 +162,18 @@ impl crate::json::ToJson for VotersRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "VotersRecord");
+        out.field("version", "\"version\":", &self.version, version)?;
+        out.field("voters", "\"voters\":", &self.voters, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for VotersRecord {
@@ -411,6 +423,30 @@ impl crate::json::ToJson for Voter {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Voter");
+        out.field("voterId", "\"voterId\":", &self.voter_id, version)?;
+        out.field(
+            "voterDirectoryId",
+            "\"voterDirectoryId\":",
+            &self.voter_directory_id,
+            version,
+        )?;
+        out.field("endpoints", "\"endpoints\":", &self.endpoints, version)?;
+        out.field(
+            "kRaftVersionFeature",
+            "\"kRaftVersionFeature\":",
+            &self.k_raft_version_feature,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Voter {
@@ -613,6 +649,19 @@ impl crate::json::ToJson for Endpoint {
         enc::json::put(&mut out, &self.port, version, options, "Endpoint", "port")?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Endpoint");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Endpoint {
@@ -804,6 +853,28 @@ impl crate::json::ToJson for KRaftVersionFeature {
             "maxSupportedVersion",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "KRaftVersionFeature");
+        out.field(
+            "minSupportedVersion",
+            "\"minSupportedVersion\":",
+            &self.min_supported_version,
+            version,
+        )?;
+        out.field(
+            "maxSupportedVersion",
+            "\"maxSupportedVersion\":",
+            &self.max_supported_version,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -156,6 +156,18 @@ impl crate::json::ToJson for WriteShareGroupStateRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "WriteShareGroupStateRequest");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for WriteShareGroupStateRequest {
@@ -339,6 +351,18 @@ impl crate::json::ToJson for WriteStateData {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "WriteStateData");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -727,6 +751,29 @@ impl crate::json::ToJson for PartitionData {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionData");
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.field("stateEpoch", "\"stateEpoch\":", &self.state_epoch, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("startOffset", "\"startOffset\":", &self.start_offset, version)?;
+        if version >= 1 {
+            out.field(
+                "deliveryCompleteCount",
+                "\"deliveryCompleteCount\":",
+                &self.delivery_complete_count,
+                version,
+            )?;
+        }
+        out.field("stateBatches", "\"stateBatches\":", &self.state_batches, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionData {
@@ -1023,6 +1070,20 @@ impl crate::json::ToJson for StateBatch {
             "deliveryCount",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StateBatch");
+        out.field("firstOffset", "\"firstOffset\":", &self.first_offset, version)?;
+        out.field("lastOffset", "\"lastOffset\":", &self.last_offset, version)?;
+        out.field("deliveryState", "\"deliveryState\":", &self.delivery_state, version)?;
+        out.field("deliveryCount", "\"deliveryCount\":", &self.delivery_count, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -147,6 +147,17 @@ impl crate::json::ToJson for WriteTxnMarkersRequest {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "WriteTxnMarkersRequest");
+        out.field("markers", "\"markers\":", &self.markers, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for WriteTxnMarkersRequest {
@@ -488,6 +499,39 @@ impl crate::json::ToJson for WritableTxnMarker {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "WritableTxnMarker");
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field("producerEpoch", "\"producerEpoch\":", &self.producer_epoch, version)?;
+        out.field(
+            "transactionResult",
+            "\"transactionResult\":",
+            &self.transaction_result,
+            version,
+        )?;
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.field(
+            "coordinatorEpoch",
+            "\"coordinatorEpoch\":",
+            &self.coordinator_epoch,
+            version,
+        )?;
+        if version >= 2 {
+            out.field(
+                "transactionVersion",
+                "\"transactionVersion\":",
+                &self.transaction_version,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for WritableTxnMarker {
@@ -760,6 +804,23 @@ impl crate::json::ToJson for WritableTxnMarkerTopic {
             "partitionIndexes",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "WritableTxnMarkerTopic");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "partitionIndexes",
+            "\"partitionIndexes\":",
+            &self.partition_indexes,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -4,7 +4,12 @@
 //!
 //! Every generated struct implements [`ToJson`] and [`FromJson`], and the
 //! dispatch enums have `RequestBody::to_json` / `RequestBody::from_json`
-//! (and the same on `ResponseBody`). The form, as Kafka writes it:
+//! (and the same on `ResponseBody`). [`ToJson::write_json`] (and
+//! `RequestBody::write_json`) appends the same JSON as text to a
+//! [`JsonWriter`] without building the [`Value`], for output one message
+//! at a time (a log line, `kwire decode`): generated from the same plan
+//! as `to_json_with`, so the text is `Value::to_string`'s, byte for byte.
+//! The form, as Kafka writes it:
 //!
 //! - keys are the schema's field names with the first letter lower-cased
 //!   (`ThrottleTimeMs` → `throttleTimeMs`, `KRaftVersion` → `kRaftVersion`),
@@ -113,6 +118,91 @@ pub trait ToJson {
     /// # Errors
     /// As [`ToJson::to_json`].
     fn to_json_with(&self, version: i16, options: JsonOptions) -> Result<Value, JsonError>;
+
+    /// Appends to `w` the text of
+    /// `self.to_json_with(version, w.options())?.to_string()`: the same
+    /// JSON, byte for byte, without building the [`Value`]. Generated
+    /// structs and the runtime's types stream it field by field; any other
+    /// implementation writes its [`Value`] (this default).
+    ///
+    /// # Errors
+    /// As [`ToJson::to_json`]. The text appended before the error is left
+    /// in `w`'s buffer: a caller that needs whole values only truncates the
+    /// buffer back to its length before the call.
+    fn write_json(&self, w: &mut JsonWriter<'_>, version: i16) -> Result<(), JsonError> {
+        let json = self.to_json_with(version, w.options)?;
+        w.value(&json);
+        Ok(())
+    }
+}
+
+/// Where [`ToJson::write_json`] appends Kafka's JSON form as text: a byte
+/// buffer, the [`JsonOptions`] to write with, and optionally how to write
+/// `records` fields.
+///
+/// # Example
+/// ```
+/// # #[cfg(feature = "json")] {
+/// use kwire::json::{JsonOptions, JsonWriter, ToJson};
+/// use kwire::messages::ProduceRequest;
+///
+/// let produce = ProduceRequest { acks: -1, timeout_ms: 5000, ..Default::default() };
+/// let mut text = Vec::new();
+/// produce.write_json(&mut JsonWriter::new(&mut text, JsonOptions::default()), 9)?;
+/// assert_eq!(text, produce.to_json(9)?.to_string().into_bytes());
+/// # }
+/// # Ok::<(), kwire::json::JsonError>(())
+/// ```
+pub struct JsonWriter<'a> {
+    out: &'a mut Vec<u8>,
+    options: JsonOptions,
+    records: Option<RecordsHook<'a>>,
+}
+
+/// What writes a `records` field's bytes as a JSON value into the buffer.
+type RecordsHook<'a> = &'a mut dyn FnMut(&Bytes, &mut Vec<u8>);
+
+impl fmt::Debug for JsonWriter<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JsonWriter")
+            .field("len", &self.out.len())
+            .field("options", &self.options)
+            .field("records", &self.records.is_some())
+            .finish()
+    }
+}
+
+impl<'a> JsonWriter<'a> {
+    /// A writer appending to `out`, with `options`; `records` fields are
+    /// written as Kafka writes them (`""`, or `null`).
+    pub fn new(out: &'a mut Vec<u8>, options: JsonOptions) -> Self {
+        JsonWriter { out, options, records: None }
+    }
+
+    /// The same writer with each non-null `records` field written by
+    /// `records` in place of Kafka's `""`: it gets the field's bytes and
+    /// the buffer, and must append exactly one JSON value (a
+    /// [`ToJson::to_json_with`] `Value` has `""` there whatever this does).
+    pub fn with_records(self, records: &'a mut dyn FnMut(&Bytes, &mut Vec<u8>)) -> Self {
+        JsonWriter { records: Some(records), ..self }
+    }
+
+    /// The options it writes with.
+    pub fn options(&self) -> JsonOptions {
+        self.options
+    }
+
+    /// Appends `json`'s compact text, as `Value::to_string` writes it.
+    fn value(&mut self, json: &Value) {
+        // Writing into a `Vec` does not fail, nor does serializing a `Value`.
+        let _ = serde_json::to_writer(&mut *self.out, json);
+    }
+
+    /// Appends `text` as a JSON string, escaped as serde_json escapes it.
+    fn string(&mut self, text: &str) {
+        // Writing into a `Vec` does not fail, nor does serializing a `str`.
+        let _ = serde_json::to_writer(&mut *self.out, text);
+    }
 }
 
 /// How [`ToJson`] writes.
@@ -321,12 +411,108 @@ pub(crate) mod support {
         if !options.redact_sensitive {
             return put(out, value, version, options, owner, key);
         }
-        let json = match value.redacted_len() {
+        out.insert(key.to_owned(), redacted(value));
+        Ok(())
+    }
+
+    /// A sensitive value redacted: `"<redacted N bytes>"`, `null` when null.
+    fn redacted<T: Sensitive + ?Sized>(value: &T) -> Value {
+        match value.redacted_len() {
             Some(len) => Value::String(redacted_text(len)),
             None => Value::Null,
-        };
-        out.insert(key.to_owned(), json);
-        Ok(())
+        }
+    }
+
+    /// A struct's JSON object being written into a [`JsonWriter`]: `{`,
+    /// its fields each after a `,` but the first, then `}`.
+    pub struct Object<'w, 'a> {
+        w: &'w mut JsonWriter<'a>,
+        owner: &'static str,
+        first: bool,
+    }
+
+    impl<'w, 'a> Object<'w, 'a> {
+        /// Opens the object of struct `owner`.
+        #[inline]
+        pub fn begin(w: &'w mut JsonWriter<'a>, owner: &'static str) -> Self {
+            w.out.push(b'{');
+            Object { w, owner, first: true }
+        }
+
+        /// Appends `text`, a key as the text holds it (`"key":`).
+        #[inline]
+        fn key(&mut self, text: &str) {
+            if !self.first {
+                self.w.out.push(b',');
+            }
+            self.first = false;
+            self.w.out.extend_from_slice(text.as_bytes());
+        }
+
+        /// Writes field `key` (`text` in the text) with `value`, as [`put`].
+        ///
+        /// # Errors
+        /// The field's error, with the struct and `key` in its path.
+        #[inline]
+        pub fn field<T: ToJson + ?Sized>(
+            &mut self,
+            key: &str,
+            text: &str,
+            value: &T,
+            version: i16,
+        ) -> Result<(), JsonError> {
+            self.key(text);
+            value.write_json(self.w, version).map_err(|e| e.within(self.owner, key))
+        }
+
+        /// As [`Object::field`], for a field marked sensitive, as [`put_sensitive`].
+        ///
+        /// # Errors
+        /// As [`Object::field`] (none when redacted).
+        #[inline]
+        pub fn sensitive<T: ToJson + Sensitive + ?Sized>(
+            &mut self,
+            key: &str,
+            text: &str,
+            value: &T,
+            version: i16,
+        ) -> Result<(), JsonError> {
+            if !self.w.options.redact_sensitive {
+                return self.field(key, text, value, version);
+            }
+            self.key(text);
+            self.w.value(&redacted(value));
+            Ok(())
+        }
+
+        /// A `records` field (`text` its key): `""` as [`records`], or what
+        /// the writer's records hook writes.
+        #[inline]
+        pub fn records(&mut self, text: &str, records: &Bytes) {
+            self.key(text);
+            match &mut self.w.records {
+                Some(hook) => hook(records, self.w.out),
+                None => self.w.out.extend_from_slice(b"\"\""),
+            }
+        }
+
+        /// A nullable `records` field: `null`, or as [`Object::records`].
+        #[inline]
+        pub fn nullable_records(&mut self, text: &str, records: &Option<Bytes>) {
+            match records {
+                Some(records) => self.records(text, records),
+                None => {
+                    self.key(text);
+                    self.w.out.extend_from_slice(b"null");
+                }
+            }
+        }
+
+        /// Closes the object.
+        #[inline]
+        pub fn end(self) {
+            self.w.out.push(b'}');
+        }
     }
 
     /// The error for field `key` of `owner` missing at `version`.
@@ -362,6 +548,11 @@ impl ToJson for bool {
     fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
         Ok(Value::Bool(*self))
     }
+
+    fn write_json(&self, w: &mut JsonWriter<'_>, _version: i16) -> Result<(), JsonError> {
+        w.out.extend_from_slice(if *self { b"true" } else { b"false" });
+        Ok(())
+    }
 }
 
 impl FromJson for bool {
@@ -387,6 +578,12 @@ macro_rules! integers {
         impl ToJson for $t {
             fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
                 Ok(Value::from(*self))
+            }
+
+            fn write_json(&self, w: &mut JsonWriter<'_>, _version: i16) -> Result<(), JsonError> {
+                // Writing into a `Vec` does not fail, nor does serializing an integer.
+                let _ = serde_json::to_writer(&mut *w.out, self);
+                Ok(())
             }
         }
     )*};
@@ -443,6 +640,19 @@ impl ToJson for f64 {
             None => Value::String("-Infinity".into()),
         })
     }
+
+    fn write_json(&self, w: &mut JsonWriter<'_>, _version: i16) -> Result<(), JsonError> {
+        if self.is_finite() {
+            // A finite f64 serializes as `Value::Number` of it does, into a
+            // `Vec` that does not fail.
+            let _ = serde_json::to_writer(&mut *w.out, self);
+            Ok(())
+        } else {
+            let json = self.to_json_with(_version, w.options)?;
+            w.value(&json);
+            Ok(())
+        }
+    }
 }
 
 /// A JSON number with a fraction or exponent, as Kafka's reader
@@ -462,6 +672,11 @@ impl ToJson for crate::ByteString {
     fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
         Ok(Value::String(String::from(&**self)))
     }
+
+    fn write_json(&self, w: &mut JsonWriter<'_>, _version: i16) -> Result<(), JsonError> {
+        w.string(self);
+        Ok(())
+    }
 }
 
 impl FromJson for crate::ByteString {
@@ -473,6 +688,17 @@ impl FromJson for crate::ByteString {
 impl ToJson for Bytes {
     fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
         Ok(Value::String(STANDARD.encode(self)))
+    }
+
+    /// Standard base64 needs no escaping: its text goes in as it is.
+    fn write_json(&self, w: &mut JsonWriter<'_>, _version: i16) -> Result<(), JsonError> {
+        let at = w.out.len() + 1;
+        let len = base64::encoded_len(self.len(), true).unwrap_or(0);
+        w.out.resize(at + len, b'"');
+        let written = STANDARD.encode_slice(self, &mut w.out[at..at + len]).unwrap_or(0);
+        w.out.truncate(at + written);
+        w.out.push(b'"');
+        Ok(())
     }
 }
 
@@ -486,6 +712,16 @@ impl FromJson for Bytes {
     }
 }
 
+/// The forwardable request `message` holds, with its header's version and
+/// the body's.
+fn forwarded(message: &EmbeddedMessage) -> Option<(crate::frame::RequestFrame, i16, i16)> {
+    let frame = message.forwarded_request()?;
+    let api_version = frame.header.request_api_version;
+    let header_version =
+        crate::api::api_info(frame.header.request_api_key).map_or(2, |info| info.request_header_version(api_version));
+    Some((frame, header_version, api_version))
+}
+
 /// Unredacted ([`JsonOptions::unredacted`]): base64 of the bytes, as Kafka
 /// writes an `ApiMessage` field. Redacted (the default): the forwardable
 /// request the bytes hold as `{"header": …, "body": …}` (each in its JSON
@@ -497,16 +733,29 @@ impl ToJson for EmbeddedMessage {
         if !options.redact_sensitive {
             return self.0.to_json_with(version, options);
         }
-        let Some(frame) = self.forwarded_request() else {
+        let Some((frame, header_version, api_version)) = forwarded(self) else {
             return Ok(Value::String(redacted_text(self.0.len())));
         };
-        let api_version = frame.header.request_api_version;
-        let header_version = crate::api::api_info(frame.header.request_api_key)
-            .map_or(2, |info| info.request_header_version(api_version));
         let mut out = Map::new();
         out.insert("header".into(), frame.header.to_json_with(header_version, options)?);
         out.insert("body".into(), frame.body.to_json_with(api_version, options)?);
         Ok(Value::Object(out))
+    }
+
+    fn write_json(&self, w: &mut JsonWriter<'_>, version: i16) -> Result<(), JsonError> {
+        if !w.options.redact_sensitive {
+            return self.0.write_json(w, version);
+        }
+        let Some((frame, header_version, api_version)) = forwarded(self) else {
+            w.string(&redacted_text(self.0.len()));
+            return Ok(());
+        };
+        w.out.extend_from_slice(br#"{"header":"#);
+        frame.header.write_json(w, header_version)?;
+        w.out.extend_from_slice(br#","body":"#);
+        frame.body.write_json(w, api_version)?;
+        w.out.push(b'}');
+        Ok(())
     }
 }
 
@@ -520,6 +769,10 @@ impl ToJson for EmbeddedHeader {
     fn to_json_with(&self, version: i16, options: JsonOptions) -> Result<Value, JsonError> {
         self.0.to_json_with(version, options)
     }
+
+    fn write_json(&self, w: &mut JsonWriter<'_>, version: i16) -> Result<(), JsonError> {
+        self.0.write_json(w, version)
+    }
 }
 
 impl FromJson for EmbeddedHeader {
@@ -531,6 +784,14 @@ impl FromJson for EmbeddedHeader {
 impl ToJson for Uuid {
     fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
         Ok(Value::String(self.to_string()))
+    }
+
+    /// URL-safe base64 needs no escaping: its text goes in as it is.
+    fn write_json(&self, w: &mut JsonWriter<'_>, _version: i16) -> Result<(), JsonError> {
+        use std::io::Write;
+        // Writing into a `Vec` does not fail.
+        let _ = write!(w.out, "\"{self}\"");
+        Ok(())
     }
 }
 
@@ -552,6 +813,18 @@ impl<T: ToJson> ToJson for Vec<T> {
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array)
     }
+
+    fn write_json(&self, w: &mut JsonWriter<'_>, version: i16) -> Result<(), JsonError> {
+        w.out.push(b'[');
+        for (i, v) in self.iter().enumerate() {
+            if i > 0 {
+                w.out.push(b',');
+            }
+            v.write_json(w, version).map_err(|e| e.at(i))?;
+        }
+        w.out.push(b']');
+        Ok(())
+    }
 }
 
 impl<T: FromJson> FromJson for Vec<T> {
@@ -566,6 +839,16 @@ impl<T: ToJson> ToJson for Option<T> {
         match self {
             None => Ok(Value::Null),
             Some(v) => v.to_json_with(version, options),
+        }
+    }
+
+    fn write_json(&self, w: &mut JsonWriter<'_>, version: i16) -> Result<(), JsonError> {
+        match self {
+            None => {
+                w.out.extend_from_slice(b"null");
+                Ok(())
+            }
+            Some(v) => v.write_json(w, version),
         }
     }
 }

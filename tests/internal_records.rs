@@ -28,7 +28,7 @@ use kwire::internal::{
     group_coordinator as group, share_coordinator as share, storage, transaction_coordinator as txn,
     ApiMessageAndVersion, RecordData, RecordPart,
 };
-use kwire::json::{JsonOptions, Value as Json};
+use kwire::json::{JsonOptions, JsonWriter, Value as Json};
 use kwire::message::Message;
 use kwire::messages::{SnapshotFooterRecord, SnapshotHeaderRecord};
 use kwire::primitives::{Reader, Uuid, Writer};
@@ -278,6 +278,54 @@ fn case_of<T: RecordData + 'static>(g: &mut SampleGen, record_type: i16, version
         Ok(buf.to_vec())
     });
     Some(Case { bytes: buf.to_vec(), json, from_json })
+}
+
+/// Cases of record type `record_type` at `version` where `write_json`
+/// streams other text than `to_json_with(..).to_string()`, redacted or
+/// not; `None` for a record type the family lacks.
+fn streamed_differences<T: RecordData>(g: &mut SampleGen, record_type: i16, version: i16) -> Option<Vec<String>> {
+    let value = T::sample(record_type, g, version)?;
+    let mut out = Vec::new();
+    for options in [JsonOptions::default(), JsonOptions::unredacted()] {
+        let json = value.to_json_with(version, options).expect("to_json").to_string();
+        let mut text = Vec::new();
+        value.write_json(&mut JsonWriter::new(&mut text, options), version).expect("write_json");
+        if text != json.as_bytes() {
+            out.push(format!("{}: {} != {json}", T::KIND, String::from_utf8_lossy(&text)));
+        }
+    }
+    Some(out)
+}
+
+/// `write_json` of every record type of every family, at every version,
+/// is the text of its JSON form.
+#[test]
+fn streamed_text_is_the_json_forms_text() {
+    type Differences = fn(&mut SampleGen, i16, i16) -> Option<Vec<String>>;
+    let families: [(&[kwire::internal::RecordType], Differences); 8] = [
+        (MetadataRecord::RECORD_TYPES, streamed_differences::<MetadataRecord>),
+        (group::CoordinatorRecordKey::RECORD_TYPES, streamed_differences::<group::CoordinatorRecordKey>),
+        (group::CoordinatorRecordValue::RECORD_TYPES, streamed_differences::<group::CoordinatorRecordValue>),
+        (share::CoordinatorRecordKey::RECORD_TYPES, streamed_differences::<share::CoordinatorRecordKey>),
+        (share::CoordinatorRecordValue::RECORD_TYPES, streamed_differences::<share::CoordinatorRecordValue>),
+        (txn::CoordinatorRecordKey::RECORD_TYPES, streamed_differences::<txn::CoordinatorRecordKey>),
+        (txn::CoordinatorRecordValue::RECORD_TYPES, streamed_differences::<txn::CoordinatorRecordValue>),
+        (storage::RemoteLogMetadataRecord::RECORD_TYPES, streamed_differences::<storage::RemoteLogMetadataRecord>),
+    ];
+    let (mut cases, mut differences) = (0, Vec::new());
+    for (types, differ) in families {
+        for t in types {
+            for version in t.versions.min..=t.versions.max {
+                for seed in 0..SEEDS {
+                    let mut g = SampleGen::new(seed ^ (version as u64) << 8 ^ (t.id as u64) << 24);
+                    differences.extend(differ(&mut g, t.id, version).expect("the family has it"));
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert!(differences.is_empty(), "{differences:#?}");
+    assert!(cases > 500, "{cases} cases");
 }
 
 fn sets() -> Vec<Set> {

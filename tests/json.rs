@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use kwire::api::{api_info, ApiKey, API_INFO};
-use kwire::json::{FromJson, JsonOptions, ToJson, Value as Json};
+use kwire::json::{FromJson, JsonOptions, JsonWriter, ToJson, Value as Json};
 use kwire::message::{Message, VersionRange};
 use kwire::messages::{alter_client_quotas_request as acq, describe_client_quotas_response as dcq};
 use kwire::messages::{
@@ -168,6 +168,114 @@ impl Value {
         };
         r.map_err(|e| e.to_string())
     }
+}
+
+impl Value {
+    /// The text `write_json` streams with `options`, or its error.
+    fn streamed(&self, version: i16, options: JsonOptions) -> Result<String, String> {
+        let mut text = Vec::new();
+        let w = &mut JsonWriter::new(&mut text, options);
+        let r = match self {
+            Value::Request(v) => v.write_json(w, version),
+            Value::Response(v) => v.write_json(w, version),
+            Value::RequestHeader(v) => v.write_json(w, version),
+            Value::ResponseHeader(v) => v.write_json(w, version),
+        };
+        r.map_err(|e| e.to_string())?;
+        String::from_utf8(text).map_err(|e| e.to_string())
+    }
+
+    /// The text of `to_json_with(version, options)`, or its error.
+    fn text(&self, version: i16, options: JsonOptions) -> Result<String, String> {
+        let r = match self {
+            Value::Request(v) => v.to_json_with(version, options),
+            Value::Response(v) => v.to_json_with(version, options),
+            Value::RequestHeader(v) => v.to_json_with(version, options),
+            Value::ResponseHeader(v) => v.to_json_with(version, options),
+        };
+        r.map(|json| json.to_string()).map_err(|e| e.to_string())
+    }
+}
+
+/// Every target kwire has, headers first.
+fn all_targets() -> Vec<Target> {
+    let mut targets = vec![Target::RequestHeader, Target::ResponseHeader];
+    for info in API_INFO {
+        targets.push(Target::Request(info.api_key.code()));
+        targets.push(Target::Response(info.api_key.code()));
+    }
+    targets
+}
+
+/// `write_json` streams the very text of `to_json_with(..).to_string()`
+/// for every request, response and header at every version kwire has
+/// ([`SEEDS`] samples and the float64 edge values), redacted and not.
+#[test]
+fn streamed_text_is_the_json_forms_text() {
+    let mut cases = 0;
+    for target in all_targets() {
+        let versions = target.versions();
+        for version in versions.min..=versions.max {
+            let mut values: Vec<Value> = (0..SEEDS)
+                .map(|seed| {
+                    let mut g = SampleGen::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (version as u64) << 8);
+                    target.sample(&mut g, version)
+                })
+                .collect();
+            values.extend(edge_values(target).into_iter().map(|(_, v)| v));
+            for value in &values {
+                for options in [JsonOptions::default(), JsonOptions::unredacted()] {
+                    let text = value.text(version, options).expect("a sample has its JSON form");
+                    assert_eq!(value.streamed(version, options), Ok(text), "{} v{version} {options:?}", target.name());
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert!(cases > 10_000, "{cases} cases");
+}
+
+/// A field the version lacks, holding a non-default value: `write_json`
+/// refuses it with `to_json`'s very error, nested in an array too.
+#[test]
+fn streamed_errors_are_the_json_forms() {
+    use kwire::messages::create_topics_request::CreatableTopic;
+    use kwire::messages::{CreateTopicsRequest, ProduceRequest};
+    let produce = ProduceRequest { transactional_id: Some("tx".into()), ..Default::default() };
+    let topic = CreatableTopic { name: "t".into(), ..Default::default() };
+    let create = CreateTopicsRequest { topics: vec![topic.clone(), topic], validate_only: true, ..Default::default() };
+    let values = [(Value::Request(produce.into()), 2), (Value::Request(create.into()), 0)];
+    for (value, version) in values {
+        let expected = value.text(version, JsonOptions::default()).unwrap_err();
+        assert_eq!(value.streamed(version, JsonOptions::default()), Err(expected.clone()), "{expected}");
+    }
+    let e = Value::Request(ProduceRequest { transactional_id: Some("tx".into()), ..Default::default() }.into())
+        .streamed(2, JsonOptions::default())
+        .unwrap_err();
+    assert_eq!(e, "ProduceRequest v2 at transactionalId: field is not in this version and holds a non-default value");
+}
+
+/// A records hook writes each non-null `records` field in place of `""`;
+/// a null one stays `null`.
+#[test]
+fn streamed_records_through_the_hook() {
+    use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+    use kwire::messages::ProduceRequest;
+    let partition = |index, records| PartitionProduceData { index, records, ..Default::default() };
+    let topic = TopicProduceData {
+        name: "t".into(),
+        partition_data: vec![partition(0, Some(Bytes::from_static(b"abc"))), partition(1, None)],
+        ..Default::default()
+    };
+    let produce = ProduceRequest { acks: -1, topic_data: vec![topic], ..Default::default() };
+    let mut text = Vec::new();
+    let mut hook = |records: &Bytes, out: &mut Vec<u8>| out.extend_from_slice(format!("{}", records.len()).as_bytes());
+    let mut w = JsonWriter::new(&mut text, JsonOptions::default()).with_records(&mut hook);
+    produce.write_json(&mut w, 9).expect("writes");
+    assert_eq!(
+        String::from_utf8(text).unwrap(),
+        r#"{"transactionalId":null,"acks":-1,"timeoutMs":0,"topicData":[{"name":"t","partitionData":[{"index":0,"records":3},{"index":1,"records":null}]}]}"#
+    );
 }
 
 /// What Kafka's JSON form cannot carry, found in a value.
@@ -336,12 +444,7 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
     let theirs = release_versions(&oracle.ask_all(&["versions".to_string()])[0]);
     let mut out = Outcome::default();
     let mut cases = Vec::new();
-    let mut targets = vec![Target::RequestHeader, Target::ResponseHeader];
-    for info in API_INFO {
-        targets.push(Target::Request(info.api_key.code()));
-        targets.push(Target::Response(info.api_key.code()));
-    }
-    for &target in &targets {
+    for target in all_targets() {
         let Some(&(lo, hi, unstable)) = theirs.get(&target) else { continue };
         if unstable {
             out.unstable.insert(target, hi);

@@ -171,6 +171,18 @@ fn envelope_json_redacts_what_it_carries() {
     assert_eq!(EnvelopeRequest::from_json(&kafkas, 0).expect("reads"), request);
     let kafkas = response.to_json_with(0, JsonOptions::unredacted()).expect("json");
     assert_eq!(EnvelopeResponse::from_json(&kafkas, 0).expect("reads"), response);
+    // The streamed text is the same JSON, with the forwarded request decoded.
+    for options in [JsonOptions::default(), JsonOptions::unredacted()] {
+        let streamed = |value: &dyn Fn(&mut kwire::json::JsonWriter<'_>) -> Result<(), kwire::json::JsonError>| {
+            let mut text = Vec::new();
+            value(&mut kwire::json::JsonWriter::new(&mut text, options)).expect("json");
+            String::from_utf8(text).expect("UTF-8")
+        };
+        let text = request.to_json_with(0, options).expect("json").to_string();
+        assert_eq!(streamed(&|w| request.write_json(w, 0)), text);
+        let text = response.to_json_with(0, options).expect("json").to_string();
+        assert_eq!(streamed(&|w| response.write_json(w, 0)), text);
+    }
 }
 
 #[cfg(feature = "admin")]

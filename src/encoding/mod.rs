@@ -30,6 +30,6 @@ pub use segment::Segment;
 #[cfg(feature = "json")]
 pub mod json {
     pub use crate::json::support::{
-        field, missing, non_default, nullable_records, object, put, put_sensitive, records,
+        field, missing, non_default, nullable_records, object, put, put_sensitive, records, Object,
     };
 }

@@ -173,6 +173,15 @@ pub trait RecordData: Sized + Clone + fmt::Debug + PartialEq {
         options: crate::json::JsonOptions,
     ) -> Result<crate::json::Value, crate::json::JsonError>;
 
+    /// Appends to `w` the text of the struct's JSON form at `version`
+    /// (feature `json`): what [`RecordData::to_json_with`] gives with `w`'s
+    /// options, without building the `Value`.
+    ///
+    /// # Errors
+    /// As [`ToJson::write_json`](crate::json::ToJson::write_json).
+    #[cfg(feature = "json")]
+    fn write_json(&self, w: &mut crate::json::JsonWriter<'_>, version: i16) -> Result<(), crate::json::JsonError>;
+
     /// Reads Kafka's JSON form of the struct of `record_type` at `version` (feature `json`).
     ///
     /// # Errors

@@ -136,6 +136,8 @@ pub struct Decoder<W: Write> {
     scratch: Vec<u8>,
     /// The frames decoded last, decoded into again.
     kept: Kept,
+    /// The JSON text of the body at hand (reused).
+    body: Vec<u8>,
     /// The counts for the closing table.
     pub summary: Summary,
 }
@@ -155,6 +157,7 @@ impl<W: Write> Decoder<W> {
             last: None,
             scratch: Vec::new(),
             kept: Kept::default(),
+            body: Vec::new(),
             summary: Summary::default(),
         }
     }
@@ -374,16 +377,17 @@ impl<W: Write> Decoder<W> {
                 // needs only whether it decoded.
                 let json = match decoded {
                     Ok(_) if table_only => Ok(None),
-                    Ok(frame) => output::request_json(frame, records).map(Some),
+                    Ok(frame) => output::request_json(frame, records, &mut self.body).map(Some),
                     Err(cause) => Err(cause),
                 };
                 self.summary.request(head.api_key, head.api_version, json.is_err());
                 match json {
                     Ok(None) => {}
-                    Ok(Some(json)) => {
+                    Ok(Some(())) => {
                         let label = &self.conns[index].label;
                         let _ = write!(self.out, "{t} {label} request {api} corr {corr} ");
-                        output::write_json(&mut self.out, &json);
+                        self.body.push(b'\n');
+                        let _ = self.out.write_all(&self.body);
                     }
                     Err(cause) => {
                         self.summary.problems += 1;
@@ -404,7 +408,7 @@ impl<W: Write> Decoder<W> {
                 let error = decoded.as_ref().is_ok_and(|frame| output::body_has_error(&frame.body, frame.version));
                 let json = match decoded {
                     Ok(_) if table_only => Ok(None),
-                    Ok(frame) => output::response_json(frame, records).map(Some),
+                    Ok(frame) => output::response_json(frame, records, &mut self.body).map(Some),
                     Err(cause) => Err(cause),
                 };
                 self.summary.response(api_key, api_version, latency, error, json.is_err());
@@ -413,10 +417,11 @@ impl<W: Write> Decoder<W> {
                 let lat = output::Latency(latency);
                 match json {
                     Ok(None) => {}
-                    Ok(Some(json)) => {
+                    Ok(Some(())) => {
                         let label = &self.conns[index].label;
                         let _ = write!(self.out, "{t} {label} response {api}{body} corr {correlation_id} {lat} ");
-                        output::write_json(&mut self.out, &json);
+                        self.body.push(b'\n');
+                        let _ = self.out.write_all(&self.body);
                     }
                     Err(cause) => {
                         self.summary.problems += 1;

@@ -15,12 +15,11 @@
 //! the records themselves).
 
 use std::fmt;
-use std::io::Write;
 use std::time::{Duration, SystemTime};
 
 use base64::Engine;
 use kwire::frame::{RequestFrame, ResponseFrame};
-use kwire::json::{Map, Value};
+use kwire::json::{JsonError, JsonOptions, JsonWriter, Map, Value};
 use kwire::messages::{RequestBody, ResponseBody};
 use kwire::records::{Batch, Batches, DecodeOptions};
 use kwire::Bytes;
@@ -63,66 +62,37 @@ impl fmt::Display for BodyVersion {
     }
 }
 
-/// Writes `json` as one line's end: its text, straight into `out` (no
-/// intermediate string), then a newline.
-pub fn write_json(out: &mut impl Write, json: &Value) {
-    if serde_json::to_writer(&mut *out, json).is_ok() {
-        let _ = out.write_all(b"\n");
-    }
-}
-
-/// The JSON body of a request, records summarized.
-pub fn request_json(frame: &RequestFrame, records: bool) -> Result<Value, String> {
+/// Writes the JSON body of a request into `out` (emptied first), records
+/// summarized, streamed as the body's JSON form is written: no `Value` is
+/// built but for the summaries. On error, `out` holds no complete body.
+pub fn request_json(frame: &RequestFrame, records: bool, out: &mut Vec<u8>) -> Result<(), String> {
     let version = frame.header.request_api_version;
-    let mut json = frame.body.to_json(version).map_err(|e| e.to_string())?;
-    if let RequestBody::Produce(body) = &frame.body {
-        for (t, topic) in body.topic_data.iter().enumerate() {
-            for (p, partition) in topic.partition_data.iter().enumerate() {
-                let at = partition_at(&mut json, "topicData", t, "partitionData", p);
-                replace_records(at, partition.records.as_ref(), records);
-            }
-        }
-    }
-    Ok(json)
+    let summarized = matches!(frame.body, RequestBody::Produce(_));
+    body_json(out, summarized, records, |w| frame.body.write_json(w, version))
 }
 
-/// The JSON body of a response, records summarized.
-pub fn response_json(frame: &ResponseFrame, records: bool) -> Result<Value, String> {
-    let mut json = frame.body.to_json(frame.version).map_err(|e| e.to_string())?;
-    match &frame.body {
-        ResponseBody::Fetch(body) => {
-            for (t, topic) in body.responses.iter().enumerate() {
-                for (p, partition) in topic.partitions.iter().enumerate() {
-                    let at = partition_at(&mut json, "responses", t, "partitions", p);
-                    replace_records(at, partition.records.as_ref(), records);
-                }
-            }
-        }
-        ResponseBody::ShareFetch(body) => {
-            for (t, topic) in body.responses.iter().enumerate() {
-                for (p, partition) in topic.partitions.iter().enumerate() {
-                    let at = partition_at(&mut json, "responses", t, "partitions", p);
-                    replace_records(at, partition.records.as_ref(), records);
-                }
-            }
-        }
-        _ => {}
-    }
-    Ok(json)
+/// Writes the JSON body of a response into `out`, as [`request_json`].
+pub fn response_json(frame: &ResponseFrame, records: bool, out: &mut Vec<u8>) -> Result<(), String> {
+    let summarized = matches!(frame.body, ResponseBody::Fetch(_) | ResponseBody::ShareFetch(_));
+    body_json(out, summarized, records, |w| frame.body.write_json(w, frame.version))
 }
 
-/// `json[topics][t][partitions][p]`, when there.
-fn partition_at<'a>(json: &'a mut Value, topics: &str, t: usize, partitions: &str, p: usize) -> Option<&'a mut Value> {
-    json.get_mut(topics)?.get_mut(t)?.get_mut(partitions)?.get_mut(p)
-}
-
-/// Puts the summary of `bytes` under the `records` key of `partition`,
-/// when the JSON has it (a null records field stays null).
-fn replace_records(partition: Option<&mut Value>, bytes: Option<&Bytes>, records: bool) {
-    let (Some(slot), Some(bytes)) = (partition.and_then(|p| p.get_mut("records")), bytes) else {
-        return;
+/// Empties `out` and has `write` stream a body into it, each `records`
+/// field as its summary when `summarized` (the bodies whose records are
+/// the partitions' data: Produce, Fetch, ShareFetch), else as Kafka writes it.
+fn body_json(
+    out: &mut Vec<u8>,
+    summarized: bool,
+    records: bool,
+    write: impl FnOnce(&mut JsonWriter<'_>) -> Result<(), JsonError>,
+) -> Result<(), String> {
+    out.clear();
+    let mut summary = |bytes: &Bytes, out: &mut Vec<u8>| {
+        let _ = serde_json::to_writer(out, &summarize(bytes, records));
     };
-    *slot = summarize(bytes, records);
+    let w = JsonWriter::new(out, JsonOptions::default());
+    let mut w = if summarized { w.with_records(&mut summary) } else { w };
+    write(&mut w).map_err(|e| e.to_string())
 }
 
 /// A record set as `{"batches":N,"records":M,"codec":"...","offsets":[first,last]}`,

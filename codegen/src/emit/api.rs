@@ -377,6 +377,14 @@ fn emit_body_enum(
             /// `ErrorCode` (Kafka's schemas), nested structs and arrays included,
             /// in schema order; 0 is NONE (see the runtime's `error_code` module).
         },
+        "write_json" => quote! {
+            /// Appends to `w` the text of the body's JSON form at `version`
+            /// (what [`Self::to_json_with`] gives with `w`'s options, as
+            /// `Value::to_string` writes it), without building the `Value`.
+            ///
+            /// # Errors
+            /// As the body's `ToJson::write_json`.
+        },
         "from_json" => quote! {
             /// Reads the body of `api_key` at `version` from Kafka's JSON form.
             ///

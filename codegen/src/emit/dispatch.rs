@@ -262,6 +262,17 @@ impl Dispatch<'_> {
             Row {
                 feature: json.flatten(),
                 ..row(
+                    "write_json",
+                    json.is_some(),
+                    quote!(write_json(&self, w: &mut #rt::json::JsonWriter<'_>, version: i16) -> Result<(), #rt::json::JsonError>),
+                    On::Value,
+                    Box::new(move |_| quote!(#rt::json::ToJson::write_json(m, w, version))),
+                    None,
+                )
+            },
+            Row {
+                feature: json.flatten(),
+                ..row(
                     "from_json",
                     json.is_some(),
                     quote!(from_json(#sel: #sel_ty, json: &#rt::json::Value, version: i16) -> Result<Self, #rt::json::JsonError>),

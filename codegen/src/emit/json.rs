@@ -23,62 +23,141 @@ pub fn json_key(name: &str) -> String {
     }
 }
 
-/// The JSON value of field `f` of `self`: the runtime's `ToJson`, except
-/// `records`, which Kafka writes as `""`, and sensitive fields, redacted
-/// unless the options say otherwise.
-fn value_to_json(f: &FieldView<'_>, owner: &str, key: &str) -> TokenStream {
-    let ident = &f.ident;
-    match (&f.field.ty, f.option) {
-        (FieldType::Records, false) => quote!(out.insert(#key.into(), enc::json::records(&self.#ident));),
-        (FieldType::Records, true) => {
-            quote!(out.insert(#key.into(), enc::json::nullable_records(&self.#ident));)
+/// How a field's value enters the struct's JSON form: the one decision
+/// the `Value` of `ToJson::to_json_with` and the text its `write_json`
+/// streams (see [`super::json_write`]) both follow.
+pub(crate) enum JsonValue {
+    /// A `records` field: `""` whatever it holds (Kafka's
+    /// `write(data, version)` leaves the records out).
+    Records,
+    /// A nullable `records` field: `null`, or as [`JsonValue::Records`].
+    NullableRecords,
+    /// A field that carries a secret: redacted unless the options say otherwise.
+    Sensitive,
+    /// Any other field: its type's own JSON form.
+    Plain,
+}
+
+/// A field of a struct's JSON form, in schema order.
+pub(crate) struct JsonField<'v, 'a> {
+    /// The field.
+    pub view: &'v FieldView<'a>,
+    /// Its JSON key.
+    pub key: String,
+    /// How its value is written.
+    pub value: JsonValue,
+    /// When it is written: `None` always, else the test.
+    test: Option<TokenStream>,
+}
+
+impl JsonField<'_, '_> {
+    /// `write` under the field's test: present at the version, and for a
+    /// field tagged at the version, differing from its default.
+    pub fn guard(&self, write: TokenStream) -> TokenStream {
+        match &self.test {
+            None => write,
+            Some(test) => quote!(if #test { #write }),
         }
-        _ if f.sensitive => {
-            quote!(enc::json::put_sensitive(&mut out, &self.#ident, version, options, #owner, #key)?;)
-        }
-        _ => quote!(enc::json::put(&mut out, &self.#ident, version, options, #owner, #key)?;),
     }
 }
 
-/// Both impls for one struct.
+/// What both JSON writers of a struct share: the checks before writing
+/// (a field the version lacks, not ignorable, must hold its default) and
+/// the fields written.
+pub(crate) struct JsonPlan<'v, 'a> {
+    /// The `NonDefaultField` checks, each returning the error.
+    pub checks: TokenStream,
+    /// The fields, in schema order, each with its guard.
+    pub fields: Vec<JsonField<'v, 'a>>,
+}
+
+impl<'v, 'a> JsonPlan<'v, 'a> {
+    /// The JSON plan of `plan`.
+    pub fn new(plan: &StructPlan<'v, 'a>, cx: &EmitContext) -> Self {
+        let rt = &cx.runtime;
+        let owner = plan.view.def.name;
+        let mut checks = TokenStream::new();
+        let mut fields = Vec::new();
+        for p in plan.fields() {
+            let f = p.view;
+            let key = json_key(&f.field.name);
+            let ident = &f.ident;
+            let present = &p.present;
+            if !f.field.ignorable {
+                let non_default = f.non_default(quote!(self.#ident), rt);
+                if let Some(test) = present.and_not(non_default) {
+                    checks.extend(quote! {
+                        if #test {
+                            return Err(enc::json::non_default(#owner, #key, version));
+                        }
+                    });
+                }
+            }
+            // Tagged fields are written only when they differ from their default.
+            let test = if f.tagged.is_empty() {
+                match present {
+                    Cond::Always => None,
+                    Cond::Never => continue,
+                    Cond::When(e, _) => Some(e.clone()),
+                }
+            } else {
+                let non_default = f.non_default(quote!(self.#ident), rt);
+                let test = match Cond::new(f.tagged, f.present) {
+                    Cond::Always => non_default,
+                    Cond::Never => quote!(true),
+                    Cond::When(_, untagged) => quote!((#untagged || #non_default)),
+                };
+                Some(present.and(test))
+            };
+            let value = match (&f.field.ty, f.option) {
+                (FieldType::Records, false) => JsonValue::Records,
+                (FieldType::Records, true) => JsonValue::NullableRecords,
+                _ if f.sensitive => JsonValue::Sensitive,
+                _ => JsonValue::Plain,
+            };
+            fields.push(JsonField { view: f, key, value, test });
+        }
+        JsonPlan { checks, fields }
+    }
+
+    /// Whether a field is written through its type's `ToJson` (and so
+    /// with the options): records-only structs use none.
+    pub fn uses_options(&self) -> bool {
+        self.fields.iter().any(|f| !matches!(f.value, JsonValue::Records | JsonValue::NullableRecords))
+    }
+}
+
+/// The `Value` of field `f` of `self` put into `out`, as [`JsonValue`] says.
+fn value_to_json(f: &JsonField<'_, '_>, owner: &str) -> TokenStream {
+    let (ident, key) = (&f.view.ident, &f.key);
+    match f.value {
+        JsonValue::Records => quote!(out.insert(#key.into(), enc::json::records(&self.#ident));),
+        JsonValue::NullableRecords => quote!(out.insert(#key.into(), enc::json::nullable_records(&self.#ident));),
+        JsonValue::Sensitive => {
+            quote!(enc::json::put_sensitive(&mut out, &self.#ident, version, options, #owner, #key)?;)
+        }
+        JsonValue::Plain => quote!(enc::json::put(&mut out, &self.#ident, version, options, #owner, #key)?;),
+    }
+}
+
+/// Both impls for one struct: `ToJson` (its `Value`, and the same text
+/// streamed, from [`super::json_write`]) and `FromJson`.
 pub fn emit_json_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     let view = plan.view;
     let ident = naming::ident(&view.def.rust_name);
     let owner = view.def.name;
-    let mut checks = TokenStream::new();
+    let json = JsonPlan::new(plan, cx);
+    let checks = &json.checks;
     let mut writes = TokenStream::new();
+    for f in &json.fields {
+        writes.extend(f.guard(value_to_json(f, owner)));
+    }
     let mut reads = TokenStream::new();
     for p in plan.fields() {
         let f = p.view;
         let key = json_key(&f.field.name);
         let ident = &f.ident;
-        let present = &p.present;
-        if !f.field.ignorable {
-            let non_default = f.non_default(quote!(self.#ident), rt);
-            if let Some(test) = present.and_not(non_default) {
-                checks.extend(quote! {
-                    if #test {
-                        return Err(enc::json::non_default(#owner, #key, version));
-                    }
-                });
-            }
-        }
-        let write = value_to_json(f, owner, &key);
-        // Tagged fields are written only when they differ from their default.
-        let write = if f.tagged.is_empty() {
-            present.guard(write)
-        } else {
-            let non_default = f.non_default(quote!(self.#ident), rt);
-            let test = match Cond::new(f.tagged, f.present) {
-                Cond::Always => non_default,
-                Cond::Never => quote!(true),
-                Cond::When(_, untagged) => quote!((#untagged || #non_default)),
-            };
-            let test = present.and(test);
-            quote!(if #test { #write })
-        };
-        writes.extend(write);
         let absent = match &p.positional {
             Cond::Never => quote!(),
             Cond::Always => quote!(else { return Err(enc::json::missing(#owner, #key, version)); }),
@@ -96,11 +175,11 @@ pub fn emit_json_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStre
     let (to_version, from_version) =
         if empty { (quote!(_version), quote!(version)) } else { (quote!(version), quote!(version)) };
     // Records-only structs write no field through `put`, and use no options.
-    let uses_options = view.fields.iter().any(|f| f.field.ty != FieldType::Records);
-    let options = if uses_options { quote!(options) } else { quote!(_options) };
+    let options = if json.uses_options() { quote!(options) } else { quote!(_options) };
     let out_binding = if empty { quote!(let out) } else { quote!(let mut out) };
     let (object_binding, value_binding) =
         if empty { (quote!(let _object), quote!(let value)) } else { (quote!(let object), quote!(let mut value)) };
+    let write_json = super::json_write::emit_write_json(&json, owner, empty, cx);
     quote! {
         impl #rt::json::ToJson for #ident {
             #[allow(unused_comparisons, clippy::nonminimal_bool)]
@@ -110,6 +189,8 @@ pub fn emit_json_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStre
                 #writes
                 Ok(#rt::json::Value::Object(out))
             }
+
+            #write_json
         }
 
         impl #rt::json::FromJson for #ident {

@@ -20,6 +20,7 @@ pub mod error_response;
 pub mod field;
 pub mod index;
 pub mod json;
+pub mod json_write;
 pub mod peek;
 mod plan;
 pub mod redact;

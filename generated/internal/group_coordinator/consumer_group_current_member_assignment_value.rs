@@ -267,6 +267,39 @@ impl crate::json::ToJson for ConsumerGroupCurrentMemberAssignmentValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "ConsumerGroupCurrentMemberAssignmentValue",
+        );
+        out.field("memberEpoch", "\"memberEpoch\":", &self.member_epoch, version)?;
+        out.field(
+            "previousMemberEpoch",
+            "\"previousMemberEpoch\":",
+            &self.previous_member_epoch,
+            version,
+        )?;
+        out.field("state", "\"state\":", &self.state, version)?;
+        out.field(
+            "assignedPartitions",
+            "\"assignedPartitions\":",
+            &self.assigned_partitions,
+            version,
+        )?;
+        out.field(
+            "partitionsPendingRevocation",
+            "\"partitionsPendingRevocation\":",
+            &self.partitions_pending_revocation,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerGroupCurrentMemberAssignmentValue {
@@ -622,6 +655,26 @@ impl crate::json::ToJson for TopicPartitions {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicPartitions");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        if self.assignment_epochs.as_ref().is_none_or(|v| !v.is_empty()) {
+            out.field(
+                "assignmentEpochs",
+                "\"assignmentEpochs\":",
+                &self.assignment_epochs,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -503,6 +503,56 @@ impl crate::json::ToJson for ConsumerGroupMemberMetadataValue {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ConsumerGroupMemberMetadataValue");
+        out.field("instanceId", "\"instanceId\":", &self.instance_id, version)?;
+        out.field("rackId", "\"rackId\":", &self.rack_id, version)?;
+        out.field("clientId", "\"clientId\":", &self.client_id, version)?;
+        out.field("clientHost", "\"clientHost\":", &self.client_host, version)?;
+        out.field(
+            "subscribedTopicNames",
+            "\"subscribedTopicNames\":",
+            &self.subscribed_topic_names,
+            version,
+        )?;
+        out.field(
+            "subscribedTopicRegex",
+            "\"subscribedTopicRegex\":",
+            &self.subscribed_topic_regex,
+            version,
+        )?;
+        out.field(
+            "rebalanceTimeoutMs",
+            "\"rebalanceTimeoutMs\":",
+            &self.rebalance_timeout_ms,
+            version,
+        )?;
+        out.field(
+            "serverAssignor",
+            "\"serverAssignor\":",
+            &self.server_assignor,
+            version,
+        )?;
+        if self
+            .classic_member_metadata
+            .as_ref()
+            .is_none_or(|v| *v != ClassicMemberMetadata::default())
+        {
+            out.field(
+                "classicMemberMetadata",
+                "\"classicMemberMetadata\":",
+                &self.classic_member_metadata,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerGroupMemberMetadataValue {
@@ -828,6 +878,28 @@ impl crate::json::ToJson for ClassicMemberMetadata {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ClassicMemberMetadata");
+        out.field(
+            "sessionTimeoutMs",
+            "\"sessionTimeoutMs\":",
+            &self.session_timeout_ms,
+            version,
+        )?;
+        out.field(
+            "supportedProtocols",
+            "\"supportedProtocols\":",
+            &self.supported_protocols,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ClassicMemberMetadata {
@@ -1010,6 +1082,18 @@ impl crate::json::ToJson for ClassicProtocol {
             "metadata",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ClassicProtocol");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("metadata", "\"metadata\":", &self.metadata, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -207,6 +207,25 @@ impl crate::json::ToJson for ConsumerGroupMetadataValue {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ConsumerGroupMetadataValue");
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        if self.metadata_hash != 0 {
+            out.field(
+                "metadataHash",
+                "\"metadataHash\":",
+                &self.metadata_hash,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerGroupMetadataValue {

@@ -123,6 +123,17 @@ impl crate::json::ToJson for ConsumerGroupPartitionMetadataValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ConsumerGroupPartitionMetadataValue");
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerGroupPartitionMetadataValue {
@@ -373,6 +384,25 @@ impl crate::json::ToJson for TopicMetadata {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicMetadata");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field("numPartitions", "\"numPartitions\":", &self.num_partitions, version)?;
+        out.field(
+            "partitionMetadata",
+            "\"partitionMetadata\":",
+            &self.partition_metadata,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopicMetadata {
@@ -564,6 +594,18 @@ impl crate::json::ToJson for PartitionMetadata {
             "racks",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionMetadata");
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.field("racks", "\"racks\":", &self.racks, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

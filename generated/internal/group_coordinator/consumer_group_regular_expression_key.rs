@@ -154,6 +154,23 @@ impl crate::json::ToJson for ConsumerGroupRegularExpressionKey {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ConsumerGroupRegularExpressionKey");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field(
+            "regularExpression",
+            "\"regularExpression\":",
+            &self.regular_expression,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerGroupRegularExpressionKey {

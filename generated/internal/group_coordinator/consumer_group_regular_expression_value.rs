@@ -183,6 +183,19 @@ impl crate::json::ToJson for ConsumerGroupRegularExpressionValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ConsumerGroupRegularExpressionValue");
+        out.field("topics", "\"topics\":", &self.topics, version)?;
+        out.field("version", "\"version\":", &self.version, version)?;
+        out.field("timestamp", "\"timestamp\":", &self.timestamp, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ConsumerGroupRegularExpressionValue {

@@ -338,6 +338,29 @@ impl crate::json::ToJson for GroupMetadataValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "GroupMetadataValue");
+        out.field("protocolType", "\"protocolType\":", &self.protocol_type, version)?;
+        out.field("generation", "\"generation\":", &self.generation, version)?;
+        out.field("protocol", "\"protocol\":", &self.protocol, version)?;
+        out.field("leader", "\"leader\":", &self.leader, version)?;
+        if version >= 2 {
+            out.field(
+                "currentStateTimestamp",
+                "\"currentStateTimestamp\":",
+                &self.current_state_timestamp,
+                version,
+            )?;
+        }
+        out.field("members", "\"members\":", &self.members, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for GroupMetadataValue {
@@ -875,6 +898,43 @@ impl crate::json::ToJson for MemberMetadata {
             "assignment",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "MemberMetadata");
+        out.field("memberId", "\"memberId\":", &self.member_id, version)?;
+        if version >= 3 {
+            out.field(
+                "groupInstanceId",
+                "\"groupInstanceId\":",
+                &self.group_instance_id,
+                version,
+            )?;
+        }
+        out.field("clientId", "\"clientId\":", &self.client_id, version)?;
+        out.field("clientHost", "\"clientHost\":", &self.client_host, version)?;
+        if version >= 1 {
+            out.field(
+                "rebalanceTimeout",
+                "\"rebalanceTimeout\":",
+                &self.rebalance_timeout,
+                version,
+            )?;
+        }
+        out.field(
+            "sessionTimeout",
+            "\"sessionTimeout\":",
+            &self.session_timeout,
+            version,
+        )?;
+        out.field("subscription", "\"subscription\":", &self.subscription, version)?;
+        out.field("assignment", "\"assignment\":", &self.assignment, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

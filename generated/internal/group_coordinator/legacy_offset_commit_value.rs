@@ -165,6 +165,24 @@ impl crate::json::ToJson for LegacyOffsetCommitValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LegacyOffsetCommitValue");
+        out.field("offset", "\"offset\":", &self.offset, version)?;
+        out.field("metadata", "\"metadata\":", &self.metadata, version)?;
+        out.field(
+            "commitTimestamp",
+            "\"commitTimestamp\":",
+            &self.commit_timestamp,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for LegacyOffsetCommitValue {

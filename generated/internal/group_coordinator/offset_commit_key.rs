@@ -154,6 +154,19 @@ impl crate::json::ToJson for OffsetCommitKey {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetCommitKey");
+        out.field("group", "\"group\":", &self.group, version)?;
+        out.field("topic", "\"topic\":", &self.topic, version)?;
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for OffsetCommitKey {

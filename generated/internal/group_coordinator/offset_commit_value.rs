@@ -406,6 +406,38 @@ impl crate::json::ToJson for OffsetCommitValue {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "OffsetCommitValue");
+        out.field("offset", "\"offset\":", &self.offset, version)?;
+        if version >= 3 {
+            out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        }
+        out.field("metadata", "\"metadata\":", &self.metadata, version)?;
+        out.field(
+            "commitTimestamp",
+            "\"commitTimestamp\":",
+            &self.commit_timestamp,
+            version,
+        )?;
+        if version == 1 {
+            out.field(
+                "expireTimestamp",
+                "\"expireTimestamp\":",
+                &self.expire_timestamp,
+                version,
+            )?;
+        }
+        if version >= 4 && !self.topic_id.is_nil() {
+            out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for OffsetCommitValue {

@@ -927,6 +927,77 @@ impl kwire::internal::RecordData for CoordinatorRecordKey {
         }
     }
     #[cfg(feature = "json")]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        match self {
+            Self::LegacyOffsetCommitKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::OffsetCommitKey(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::GroupMetadataKey(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ConsumerGroupMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupPartitionMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupMemberMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupTargetAssignmentMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupTargetAssignmentMemberKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupCurrentMemberAssignmentKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupMemberMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupTargetAssignmentMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupTargetAssignmentMemberKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupCurrentMemberAssignmentKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupStatePartitionMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupRegularExpressionKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupMemberMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupTargetAssignmentMetadataKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupTargetAssignmentMemberKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupCurrentMemberAssignmentKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupTopologyKey(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+        }
+    }
+    #[cfg(feature = "json")]
     fn from_json(
         record_type: i16,
         json: &crate::json::Value,
@@ -2020,6 +2091,77 @@ impl kwire::internal::RecordData for CoordinatorRecordValue {
             }
             Self::StreamsGroupTopologyValue(m) => {
                 crate::json::ToJson::to_json_with(m, version, options)
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        match self {
+            Self::LegacyOffsetCommitValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::OffsetCommitValue(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::GroupMetadataValue(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ConsumerGroupMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupPartitionMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupMemberMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupTargetAssignmentMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupTargetAssignmentMemberValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupCurrentMemberAssignmentValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupMemberMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupTargetAssignmentMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupTargetAssignmentMemberValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupCurrentMemberAssignmentValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ShareGroupStatePartitionMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ConsumerGroupRegularExpressionValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupMemberMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupTargetAssignmentMetadataValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupTargetAssignmentMemberValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupCurrentMemberAssignmentValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::StreamsGroupTopologyValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
             }
         }
     }

@@ -221,6 +221,33 @@ impl crate::json::ToJson for ShareGroupCurrentMemberAssignmentValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "ShareGroupCurrentMemberAssignmentValue",
+        );
+        out.field("memberEpoch", "\"memberEpoch\":", &self.member_epoch, version)?;
+        out.field(
+            "previousMemberEpoch",
+            "\"previousMemberEpoch\":",
+            &self.previous_member_epoch,
+            version,
+        )?;
+        out.field("state", "\"state\":", &self.state, version)?;
+        out.field(
+            "assignedPartitions",
+            "\"assignedPartitions\":",
+            &self.assigned_partitions,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareGroupCurrentMemberAssignmentValue {
@@ -452,6 +479,18 @@ impl crate::json::ToJson for TopicPartitions {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicPartitions");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

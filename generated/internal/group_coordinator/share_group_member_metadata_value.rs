@@ -248,6 +248,25 @@ impl crate::json::ToJson for ShareGroupMemberMetadataValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ShareGroupMemberMetadataValue");
+        out.field("rackId", "\"rackId\":", &self.rack_id, version)?;
+        out.field("clientId", "\"clientId\":", &self.client_id, version)?;
+        out.field("clientHost", "\"clientHost\":", &self.client_host, version)?;
+        out.field(
+            "subscribedTopicNames",
+            "\"subscribedTopicNames\":",
+            &self.subscribed_topic_names,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareGroupMemberMetadataValue {

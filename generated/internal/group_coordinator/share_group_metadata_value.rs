@@ -162,6 +162,18 @@ impl crate::json::ToJson for ShareGroupMetadataValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ShareGroupMetadataValue");
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.field("metadataHash", "\"metadataHash\":", &self.metadata_hash, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareGroupMetadataValue {

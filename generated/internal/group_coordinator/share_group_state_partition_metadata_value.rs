@@ -224,6 +224,37 @@ impl crate::json::ToJson for ShareGroupStatePartitionMetadataValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "ShareGroupStatePartitionMetadataValue",
+        );
+        out.field(
+            "initializingTopics",
+            "\"initializingTopics\":",
+            &self.initializing_topics,
+            version,
+        )?;
+        out.field(
+            "initializedTopics",
+            "\"initializedTopics\":",
+            &self.initialized_topics,
+            version,
+        )?;
+        out.field(
+            "deletingTopics",
+            "\"deletingTopics\":",
+            &self.deleting_topics,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareGroupStatePartitionMetadataValue {
@@ -461,6 +492,19 @@ impl crate::json::ToJson for TopicPartitionsInfo {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicPartitionsInfo");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopicPartitionsInfo {
@@ -650,6 +694,18 @@ impl crate::json::ToJson for TopicInfo {
             "topicName",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicInfo");
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("topicName", "\"topicName\":", &self.topic_name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

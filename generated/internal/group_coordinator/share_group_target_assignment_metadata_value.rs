@@ -221,6 +221,33 @@ impl crate::json::ToJson for ShareGroupTargetAssignmentMetadataValue {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "ShareGroupTargetAssignmentMetadataValue",
+        );
+        out.field(
+            "assignmentEpoch",
+            "\"assignmentEpoch\":",
+            &self.assignment_epoch,
+            version,
+        )?;
+        if self.assignment_timestamp != 0 {
+            out.field(
+                "assignmentTimestamp",
+                "\"assignmentTimestamp\":",
+                &self.assignment_timestamp,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareGroupTargetAssignmentMetadataValue {

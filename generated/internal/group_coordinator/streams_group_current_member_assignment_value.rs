@@ -424,6 +424,48 @@ impl crate::json::ToJson for StreamsGroupCurrentMemberAssignmentValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "StreamsGroupCurrentMemberAssignmentValue",
+        );
+        out.field("memberEpoch", "\"memberEpoch\":", &self.member_epoch, version)?;
+        out.field(
+            "previousMemberEpoch",
+            "\"previousMemberEpoch\":",
+            &self.previous_member_epoch,
+            version,
+        )?;
+        out.field("state", "\"state\":", &self.state, version)?;
+        out.field("activeTasks", "\"activeTasks\":", &self.active_tasks, version)?;
+        out.field("standbyTasks", "\"standbyTasks\":", &self.standby_tasks, version)?;
+        out.field("warmupTasks", "\"warmupTasks\":", &self.warmup_tasks, version)?;
+        out.field(
+            "activeTasksPendingRevocation",
+            "\"activeTasksPendingRevocation\":",
+            &self.active_tasks_pending_revocation,
+            version,
+        )?;
+        out.field(
+            "standbyTasksPendingRevocation",
+            "\"standbyTasksPendingRevocation\":",
+            &self.standby_tasks_pending_revocation,
+            version,
+        )?;
+        out.field(
+            "warmupTasksPendingRevocation",
+            "\"warmupTasksPendingRevocation\":",
+            &self.warmup_tasks_pending_revocation,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StreamsGroupCurrentMemberAssignmentValue {
@@ -859,6 +901,26 @@ impl crate::json::ToJson for TaskIds {
             )?;
         }
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TaskIds");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        if self.assignment_epochs.as_ref().is_none_or(|v| !v.is_empty()) {
+            out.field(
+                "assignmentEpochs",
+                "\"assignmentEpochs\":",
+                &self.assignment_epochs,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

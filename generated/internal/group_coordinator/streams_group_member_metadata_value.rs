@@ -362,6 +362,30 @@ impl crate::json::ToJson for StreamsGroupMemberMetadataValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StreamsGroupMemberMetadataValue");
+        out.field("instanceId", "\"instanceId\":", &self.instance_id, version)?;
+        out.field("rackId", "\"rackId\":", &self.rack_id, version)?;
+        out.field("clientId", "\"clientId\":", &self.client_id, version)?;
+        out.field("clientHost", "\"clientHost\":", &self.client_host, version)?;
+        out.field(
+            "rebalanceTimeoutMs",
+            "\"rebalanceTimeoutMs\":",
+            &self.rebalance_timeout_ms,
+            version,
+        )?;
+        out.field("topologyEpoch", "\"topologyEpoch\":", &self.topology_epoch, version)?;
+        out.field("processId", "\"processId\":", &self.process_id, version)?;
+        out.field("userEndpoint", "\"userEndpoint\":", &self.user_endpoint, version)?;
+        out.field("clientTags", "\"clientTags\":", &self.client_tags, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StreamsGroupMemberMetadataValue {
@@ -652,6 +676,18 @@ impl crate::json::ToJson for Endpoint {
         enc::json::put(&mut out, &self.port, version, options, "Endpoint", "port")?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Endpoint");
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Endpoint {
@@ -808,6 +844,18 @@ impl crate::json::ToJson for KeyValue {
         enc::json::put(&mut out, &self.key, version, options, "KeyValue", "key")?;
         enc::json::put(&mut out, &self.value, version, options, "KeyValue", "value")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "KeyValue");
+        out.field("key", "\"key\":", &self.key, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -452,6 +452,50 @@ impl crate::json::ToJson for StreamsGroupMetadataValue {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StreamsGroupMetadataValue");
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.field("metadataHash", "\"metadataHash\":", &self.metadata_hash, version)?;
+        if self.validated_topology_epoch != -1 {
+            out.field(
+                "validatedTopologyEpoch",
+                "\"validatedTopologyEpoch\":",
+                &self.validated_topology_epoch,
+                version,
+            )?;
+        }
+        if self.last_assignment_configs.as_ref().is_none_or(|v| !v.is_empty()) {
+            out.field(
+                "lastAssignmentConfigs",
+                "\"lastAssignmentConfigs\":",
+                &self.last_assignment_configs,
+                version,
+            )?;
+        }
+        if self.stored_description_topology_epoch != -1 {
+            out.field(
+                "storedDescriptionTopologyEpoch",
+                "\"storedDescriptionTopologyEpoch\":",
+                &self.stored_description_topology_epoch,
+                version,
+            )?;
+        }
+        if self.failed_description_topology_epoch != -1 {
+            out.field(
+                "failedDescriptionTopologyEpoch",
+                "\"failedDescriptionTopologyEpoch\":",
+                &self.failed_description_topology_epoch,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StreamsGroupMetadataValue {
@@ -668,6 +712,18 @@ impl crate::json::ToJson for LastAssignmentConfig {
             "value",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "LastAssignmentConfig");
+        out.field("key", "\"key\":", &self.key, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -201,6 +201,22 @@ impl crate::json::ToJson for StreamsGroupTargetAssignmentMemberValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "StreamsGroupTargetAssignmentMemberValue",
+        );
+        out.field("activeTasks", "\"activeTasks\":", &self.active_tasks, version)?;
+        out.field("standbyTasks", "\"standbyTasks\":", &self.standby_tasks, version)?;
+        out.field("warmupTasks", "\"warmupTasks\":", &self.warmup_tasks, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StreamsGroupTargetAssignmentMemberValue {
@@ -432,6 +448,18 @@ impl crate::json::ToJson for TaskIds {
             "partitions",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TaskIds");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

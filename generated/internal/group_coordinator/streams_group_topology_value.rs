@@ -164,6 +164,18 @@ impl crate::json::ToJson for StreamsGroupTopologyValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StreamsGroupTopologyValue");
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.field("subtopologies", "\"subtopologies\":", &self.subtopologies, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for StreamsGroupTopologyValue {
@@ -334,6 +346,18 @@ impl crate::json::ToJson for TopicConfig {
         enc::json::put(&mut out, &self.key, version, options, "TopicConfig", "key")?;
         enc::json::put(&mut out, &self.value, version, options, "TopicConfig", "value")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicConfig");
+        out.field("key", "\"key\":", &self.key, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -558,6 +582,25 @@ impl crate::json::ToJson for TopicInfo {
             "topicConfigs",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicInfo");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("partitions", "\"partitions\":", &self.partitions, version)?;
+        out.field(
+            "replicationFactor",
+            "\"replicationFactor\":",
+            &self.replication_factor,
+            version,
+        )?;
+        out.field("topicConfigs", "\"topicConfigs\":", &self.topic_configs, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
@@ -974,6 +1017,48 @@ impl crate::json::ToJson for Subtopology {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Subtopology");
+        out.field("subtopologyId", "\"subtopologyId\":", &self.subtopology_id, version)?;
+        out.field("sourceTopics", "\"sourceTopics\":", &self.source_topics, version)?;
+        out.field(
+            "sourceTopicRegex",
+            "\"sourceTopicRegex\":",
+            &self.source_topic_regex,
+            version,
+        )?;
+        out.field(
+            "stateChangelogTopics",
+            "\"stateChangelogTopics\":",
+            &self.state_changelog_topics,
+            version,
+        )?;
+        out.field(
+            "repartitionSinkTopics",
+            "\"repartitionSinkTopics\":",
+            &self.repartition_sink_topics,
+            version,
+        )?;
+        out.field(
+            "repartitionSourceTopics",
+            "\"repartitionSourceTopics\":",
+            &self.repartition_source_topics,
+            version,
+        )?;
+        out.field(
+            "copartitionGroups",
+            "\"copartitionGroups\":",
+            &self.copartition_groups,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for Subtopology {
@@ -1279,6 +1364,29 @@ impl crate::json::ToJson for CopartitionGroup {
             "repartitionSourceTopics",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "CopartitionGroup");
+        out.field("sourceTopics", "\"sourceTopics\":", &self.source_topics, version)?;
+        out.field(
+            "sourceTopicRegex",
+            "\"sourceTopicRegex\":",
+            &self.source_topic_regex,
+            version,
+        )?;
+        out.field(
+            "repartitionSourceTopics",
+            "\"repartitionSourceTopics\":",
+            &self.repartition_source_topics,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -167,6 +167,19 @@ impl crate::json::ToJson for AbortTransactionRecord {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AbortTransactionRecord");
+        if self.reason.is_some() {
+            out.field("reason", "\"reason\":", &self.reason, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AbortTransactionRecord {

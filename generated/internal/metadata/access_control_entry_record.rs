@@ -323,6 +323,29 @@ impl crate::json::ToJson for AccessControlEntryRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "AccessControlEntryRecord");
+        out.field("id", "\"id\":", &self.id, version)?;
+        out.field("resourceType", "\"resourceType\":", &self.resource_type, version)?;
+        out.field("resourceName", "\"resourceName\":", &self.resource_name, version)?;
+        out.field("patternType", "\"patternType\":", &self.pattern_type, version)?;
+        out.field("principal", "\"principal\":", &self.principal, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("operation", "\"operation\":", &self.operation, version)?;
+        out.field(
+            "permissionType",
+            "\"permissionType\":",
+            &self.permission_type,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for AccessControlEntryRecord {

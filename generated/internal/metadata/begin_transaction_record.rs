@@ -167,6 +167,19 @@ impl crate::json::ToJson for BeginTransactionRecord {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "BeginTransactionRecord");
+        if self.name.is_some() {
+            out.field("name", "\"name\":", &self.name, version)?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for BeginTransactionRecord {

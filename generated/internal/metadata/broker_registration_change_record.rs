@@ -427,6 +427,67 @@ impl crate::json::ToJson for BrokerRegistrationChangeRecord {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.in_controlled_shutdown != 0 {
+            return Err(
+                enc::json::non_default(
+                    "BrokerRegistrationChangeRecord",
+                    "inControlledShutdown",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && !self.log_dirs.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "BrokerRegistrationChangeRecord",
+                    "logDirs",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && self.cordoned_log_dirs.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "BrokerRegistrationChangeRecord",
+                    "cordonedLogDirs",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "BrokerRegistrationChangeRecord");
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field("brokerEpoch", "\"brokerEpoch\":", &self.broker_epoch, version)?;
+        if self.fenced != 0 {
+            out.field("fenced", "\"fenced\":", &self.fenced, version)?;
+        }
+        if version >= 1 && self.in_controlled_shutdown != 0 {
+            out.field(
+                "inControlledShutdown",
+                "\"inControlledShutdown\":",
+                &self.in_controlled_shutdown,
+                version,
+            )?;
+        }
+        if version >= 2 && !self.log_dirs.is_empty() {
+            out.field("logDirs", "\"logDirs\":", &self.log_dirs, version)?;
+        }
+        if version >= 3 && self.cordoned_log_dirs.is_some() {
+            out.field(
+                "cordonedLogDirs",
+                "\"cordonedLogDirs\":",
+                &self.cordoned_log_dirs,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for BrokerRegistrationChangeRecord {

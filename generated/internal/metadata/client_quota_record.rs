@@ -195,6 +195,20 @@ impl crate::json::ToJson for ClientQuotaRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ClientQuotaRecord");
+        out.field("entity", "\"entity\":", &self.entity, version)?;
+        out.field("key", "\"key\":", &self.key, version)?;
+        out.field("value", "\"value\":", &self.value, version)?;
+        out.field("remove", "\"remove\":", &self.remove, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ClientQuotaRecord {
@@ -399,6 +413,18 @@ impl crate::json::ToJson for EntityData {
             "entityName",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "EntityData");
+        out.field("entityType", "\"entityType\":", &self.entity_type, version)?;
+        out.field("entityName", "\"entityName\":", &self.entity_name, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -269,6 +269,33 @@ impl crate::json::ToJson for DelegationTokenRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "DelegationTokenRecord");
+        out.field("owner", "\"owner\":", &self.owner, version)?;
+        out.field("requester", "\"requester\":", &self.requester, version)?;
+        out.field("renewers", "\"renewers\":", &self.renewers, version)?;
+        out.field(
+            "issueTimestamp",
+            "\"issueTimestamp\":",
+            &self.issue_timestamp,
+            version,
+        )?;
+        out.field("maxTimestamp", "\"maxTimestamp\":", &self.max_timestamp, version)?;
+        out.field(
+            "expirationTimestamp",
+            "\"expirationTimestamp\":",
+            &self.expiration_timestamp,
+            version,
+        )?;
+        out.field("tokenId", "\"tokenId\":", &self.token_id, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for DelegationTokenRecord {

@@ -166,6 +166,18 @@ impl crate::json::ToJson for FeatureLevelRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "FeatureLevelRecord");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("featureLevel", "\"featureLevel\":", &self.feature_level, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FeatureLevelRecord {

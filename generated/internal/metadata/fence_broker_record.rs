@@ -157,6 +157,18 @@ impl crate::json::ToJson for FenceBrokerRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "FenceBrokerRecord");
+        out.field("id", "\"id\":", &self.id, version)?;
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for FenceBrokerRecord {

@@ -105,6 +105,16 @@ impl crate::json::ToJson for NoOpRecord {
         let out = crate::json::Map::new();
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        _version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let out = enc::json::Object::begin(w, "NoOpRecord");
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for NoOpRecord {

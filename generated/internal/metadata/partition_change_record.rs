@@ -744,6 +744,89 @@ impl crate::json::ToJson for PartitionChangeRecord {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.directories.is_some() {
+            return Err(
+                enc::json::non_default("PartitionChangeRecord", "directories", version),
+            );
+        }
+        if version < 2 && self.eligible_leader_replicas.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "PartitionChangeRecord",
+                    "eligibleLeaderReplicas",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && self.last_known_elr.is_some() {
+            return Err(
+                enc::json::non_default("PartitionChangeRecord", "lastKnownElr", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "PartitionChangeRecord");
+        out.field("partitionId", "\"partitionId\":", &self.partition_id, version)?;
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        if self.isr.is_some() {
+            out.field("isr", "\"isr\":", &self.isr, version)?;
+        }
+        if self.leader != -2 {
+            out.field("leader", "\"leader\":", &self.leader, version)?;
+        }
+        if self.replicas.is_some() {
+            out.field("replicas", "\"replicas\":", &self.replicas, version)?;
+        }
+        if self.removing_replicas.is_some() {
+            out.field(
+                "removingReplicas",
+                "\"removingReplicas\":",
+                &self.removing_replicas,
+                version,
+            )?;
+        }
+        if self.adding_replicas.is_some() {
+            out.field(
+                "addingReplicas",
+                "\"addingReplicas\":",
+                &self.adding_replicas,
+                version,
+            )?;
+        }
+        if self.leader_recovery_state != -1 {
+            out.field(
+                "leaderRecoveryState",
+                "\"leaderRecoveryState\":",
+                &self.leader_recovery_state,
+                version,
+            )?;
+        }
+        if version >= 1 && self.directories.is_some() {
+            out.field("directories", "\"directories\":", &self.directories, version)?;
+        }
+        if version >= 2 && self.eligible_leader_replicas.is_some() {
+            out.field(
+                "eligibleLeaderReplicas",
+                "\"eligibleLeaderReplicas\":",
+                &self.eligible_leader_replicas,
+                version,
+            )?;
+        }
+        if version >= 2 && self.last_known_elr.is_some() {
+            out.field(
+                "lastKnownElr",
+                "\"lastKnownElr\":",
+                &self.last_known_elr,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionChangeRecord {

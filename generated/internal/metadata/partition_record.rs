@@ -689,6 +689,86 @@ impl crate::json::ToJson for PartitionRecord {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && !self.directories.is_empty() {
+            return Err(
+                enc::json::non_default("PartitionRecord", "directories", version),
+            );
+        }
+        if version < 2 && self.eligible_leader_replicas.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "PartitionRecord",
+                    "eligibleLeaderReplicas",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && self.last_known_elr.is_some() {
+            return Err(
+                enc::json::non_default("PartitionRecord", "lastKnownElr", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "PartitionRecord");
+        out.field("partitionId", "\"partitionId\":", &self.partition_id, version)?;
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("replicas", "\"replicas\":", &self.replicas, version)?;
+        out.field("isr", "\"isr\":", &self.isr, version)?;
+        out.field(
+            "removingReplicas",
+            "\"removingReplicas\":",
+            &self.removing_replicas,
+            version,
+        )?;
+        out.field(
+            "addingReplicas",
+            "\"addingReplicas\":",
+            &self.adding_replicas,
+            version,
+        )?;
+        out.field("leader", "\"leader\":", &self.leader, version)?;
+        if self.leader_recovery_state != 0 {
+            out.field(
+                "leaderRecoveryState",
+                "\"leaderRecoveryState\":",
+                &self.leader_recovery_state,
+                version,
+            )?;
+        }
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field(
+            "partitionEpoch",
+            "\"partitionEpoch\":",
+            &self.partition_epoch,
+            version,
+        )?;
+        if version >= 1 {
+            out.field("directories", "\"directories\":", &self.directories, version)?;
+        }
+        if version >= 2 && self.eligible_leader_replicas.is_some() {
+            out.field(
+                "eligibleLeaderReplicas",
+                "\"eligibleLeaderReplicas\":",
+                &self.eligible_leader_replicas,
+                version,
+            )?;
+        }
+        if version >= 2 && self.last_known_elr.is_some() {
+            out.field(
+                "lastKnownElr",
+                "\"lastKnownElr\":",
+                &self.last_known_elr,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for PartitionRecord {

@@ -211,6 +211,24 @@ impl crate::json::ToJson for ProducerIdsRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ProducerIdsRecord");
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field("brokerEpoch", "\"brokerEpoch\":", &self.broker_epoch, version)?;
+        out.field(
+            "nextProducerId",
+            "\"nextProducerId\":",
+            &self.next_producer_id,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ProducerIdsRecord {

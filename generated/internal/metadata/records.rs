@@ -1058,6 +1058,76 @@ impl kwire::internal::RecordData for MetadataRecord {
         }
     }
     #[cfg(feature = "json")]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        match self {
+            Self::RegisterBrokerRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::UnregisterBrokerRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::TopicRecord(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::PartitionRecord(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ConfigRecord(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::PartitionChangeRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::FenceBrokerRecord(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::UnfenceBrokerRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::RemoveTopicRecord(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::DelegationTokenRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::UserScramCredentialRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::FeatureLevelRecord(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ClientQuotaRecord(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ProducerIdsRecord(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::BrokerRegistrationChangeRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::AccessControlEntryRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::RemoveAccessControlEntryRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::NoOpRecord(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ZkMigrationStateRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::RemoveUserScramCredentialRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::BeginTransactionRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::EndTransactionRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::AbortTransactionRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::RemoveDelegationTokenRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::RegisterControllerRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::ClearElrRecord(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::UnregisterControllerRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+        }
+    }
+    #[cfg(feature = "json")]
     fn from_json(
         record_type: i16,
         json: &crate::json::Value,

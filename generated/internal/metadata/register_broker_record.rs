@@ -596,6 +596,82 @@ impl crate::json::ToJson for RegisterBrokerRecord {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 2 && self.is_migrating_zk_broker {
+            return Err(
+                enc::json::non_default(
+                    "RegisterBrokerRecord",
+                    "isMigratingZkBroker",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.in_controlled_shutdown {
+            return Err(
+                enc::json::non_default(
+                    "RegisterBrokerRecord",
+                    "inControlledShutdown",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && !self.log_dirs.is_empty() {
+            return Err(
+                enc::json::non_default("RegisterBrokerRecord", "logDirs", version),
+            );
+        }
+        if version < 4 && self.cordoned_log_dirs.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "RegisterBrokerRecord",
+                    "cordonedLogDirs",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "RegisterBrokerRecord");
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        if version >= 2 {
+            out.field(
+                "isMigratingZkBroker",
+                "\"isMigratingZkBroker\":",
+                &self.is_migrating_zk_broker,
+                version,
+            )?;
+        }
+        out.field("incarnationId", "\"incarnationId\":", &self.incarnation_id, version)?;
+        out.field("brokerEpoch", "\"brokerEpoch\":", &self.broker_epoch, version)?;
+        out.field("endPoints", "\"endPoints\":", &self.end_points, version)?;
+        out.field("features", "\"features\":", &self.features, version)?;
+        out.field("rack", "\"rack\":", &self.rack, version)?;
+        out.field("fenced", "\"fenced\":", &self.fenced, version)?;
+        if version >= 1 {
+            out.field(
+                "inControlledShutdown",
+                "\"inControlledShutdown\":",
+                &self.in_controlled_shutdown,
+                version,
+            )?;
+        }
+        if version >= 3 && !self.log_dirs.is_empty() {
+            out.field("logDirs", "\"logDirs\":", &self.log_dirs, version)?;
+        }
+        if version >= 4 && self.cordoned_log_dirs.is_some() {
+            out.field(
+                "cordonedLogDirs",
+                "\"cordonedLogDirs\":",
+                &self.cordoned_log_dirs,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RegisterBrokerRecord {
@@ -924,6 +1000,25 @@ impl crate::json::ToJson for BrokerEndpoint {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "BrokerEndpoint");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.field(
+            "securityProtocol",
+            "\"securityProtocol\":",
+            &self.security_protocol,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for BrokerEndpoint {
@@ -1133,6 +1228,29 @@ impl crate::json::ToJson for BrokerFeature {
             "maxSupportedVersion",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "BrokerFeature");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "minSupportedVersion",
+            "\"minSupportedVersion\":",
+            &self.min_supported_version,
+            version,
+        )?;
+        out.field(
+            "maxSupportedVersion",
+            "\"maxSupportedVersion\":",
+            &self.max_supported_version,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -216,6 +216,26 @@ impl crate::json::ToJson for RegisterControllerRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RegisterControllerRecord");
+        out.field("controllerId", "\"controllerId\":", &self.controller_id, version)?;
+        out.field("incarnationId", "\"incarnationId\":", &self.incarnation_id, version)?;
+        out.field(
+            "zkMigrationReady",
+            "\"zkMigrationReady\":",
+            &self.zk_migration_ready,
+            version,
+        )?;
+        out.field("endPoints", "\"endPoints\":", &self.end_points, version)?;
+        out.field("features", "\"features\":", &self.features, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RegisterControllerRecord {
@@ -491,6 +511,25 @@ impl crate::json::ToJson for ControllerEndpoint {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ControllerEndpoint");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("host", "\"host\":", &self.host, version)?;
+        out.field("port", "\"port\":", &self.port, version)?;
+        out.field(
+            "securityProtocol",
+            "\"securityProtocol\":",
+            &self.security_protocol,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ControllerEndpoint {
@@ -707,6 +746,29 @@ impl crate::json::ToJson for ControllerFeature {
             "maxSupportedVersion",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ControllerFeature");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field(
+            "minSupportedVersion",
+            "\"minSupportedVersion\":",
+            &self.min_supported_version,
+            version,
+        )?;
+        out.field(
+            "maxSupportedVersion",
+            "\"maxSupportedVersion\":",
+            &self.max_supported_version,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

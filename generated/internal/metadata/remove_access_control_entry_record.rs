@@ -132,6 +132,17 @@ impl crate::json::ToJson for RemoveAccessControlEntryRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RemoveAccessControlEntryRecord");
+        out.field("id", "\"id\":", &self.id, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RemoveAccessControlEntryRecord {

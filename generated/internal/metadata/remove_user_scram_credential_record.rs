@@ -154,6 +154,18 @@ impl crate::json::ToJson for RemoveUserScramCredentialRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RemoveUserScramCredentialRecord");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("mechanism", "\"mechanism\":", &self.mechanism, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RemoveUserScramCredentialRecord {

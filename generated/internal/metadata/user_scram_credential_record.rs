@@ -275,6 +275,22 @@ impl crate::json::ToJson for UserScramCredentialRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "UserScramCredentialRecord");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("mechanism", "\"mechanism\":", &self.mechanism, version)?;
+        out.sensitive("salt", "\"salt\":", &self.salt, version)?;
+        out.sensitive("storedKey", "\"storedKey\":", &self.stored_key, version)?;
+        out.sensitive("serverKey", "\"serverKey\":", &self.server_key, version)?;
+        out.field("iterations", "\"iterations\":", &self.iterations, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for UserScramCredentialRecord {

@@ -144,6 +144,22 @@ impl crate::json::ToJson for ZkMigrationStateRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ZkMigrationStateRecord");
+        out.field(
+            "zkMigrationState",
+            "\"zkMigrationState\":",
+            &self.zk_migration_state,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ZkMigrationStateRecord {

@@ -457,6 +457,64 @@ impl crate::json::ToJson for QuorumStateData {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version > 0 && !self.cluster_id.is_empty() {
+            return Err(enc::json::non_default("QuorumStateData", "clusterId", version));
+        }
+        if version < 1 && !self.voted_directory_id.is_nil() {
+            return Err(
+                enc::json::non_default("QuorumStateData", "votedDirectoryId", version),
+            );
+        }
+        if version > 0 && self.applied_offset != 0 {
+            return Err(
+                enc::json::non_default("QuorumStateData", "appliedOffset", version),
+            );
+        }
+        if version > 0 && self.current_voters.as_ref().is_none_or(|v| !v.is_empty()) {
+            return Err(
+                enc::json::non_default("QuorumStateData", "currentVoters", version),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "QuorumStateData");
+        if version <= 0 {
+            out.field("clusterId", "\"clusterId\":", &self.cluster_id, version)?;
+        }
+        out.field("leaderId", "\"leaderId\":", &self.leader_id, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("votedId", "\"votedId\":", &self.voted_id, version)?;
+        if version >= 1 {
+            out.field(
+                "votedDirectoryId",
+                "\"votedDirectoryId\":",
+                &self.voted_directory_id,
+                version,
+            )?;
+        }
+        if version <= 0 {
+            out.field(
+                "appliedOffset",
+                "\"appliedOffset\":",
+                &self.applied_offset,
+                version,
+            )?;
+        }
+        if version <= 0 {
+            out.field(
+                "currentVoters",
+                "\"currentVoters\":",
+                &self.current_voters,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for QuorumStateData {
@@ -655,6 +713,17 @@ impl crate::json::ToJson for Voter {
         let mut out = crate::json::Map::new();
         enc::json::put(&mut out, &self.voter_id, version, options, "Voter", "voterId")?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "Voter");
+        out.field("voterId", "\"voterId\":", &self.voter_id, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -127,6 +127,17 @@ impl kwire::internal::RecordData for CoordinatorRecordKey {
         }
     }
     #[cfg(feature = "json")]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        match self {
+            Self::ShareSnapshotKey(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ShareUpdateKey(m) => crate::json::ToJson::write_json(m, w, version),
+        }
+    }
+    #[cfg(feature = "json")]
     fn from_json(
         record_type: i16,
         json: &crate::json::Value,
@@ -279,6 +290,17 @@ impl kwire::internal::RecordData for CoordinatorRecordValue {
             Self::ShareUpdateValue(m) => {
                 crate::json::ToJson::to_json_with(m, version, options)
             }
+        }
+    }
+    #[cfg(feature = "json")]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        match self {
+            Self::ShareSnapshotValue(m) => crate::json::ToJson::write_json(m, w, version),
+            Self::ShareUpdateValue(m) => crate::json::ToJson::write_json(m, w, version),
         }
     }
     #[cfg(feature = "json")]

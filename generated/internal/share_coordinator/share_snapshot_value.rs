@@ -399,6 +399,41 @@ impl crate::json::ToJson for ShareSnapshotValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ShareSnapshotValue");
+        out.field("snapshotEpoch", "\"snapshotEpoch\":", &self.snapshot_epoch, version)?;
+        out.field("stateEpoch", "\"stateEpoch\":", &self.state_epoch, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("startOffset", "\"startOffset\":", &self.start_offset, version)?;
+        if self.delivery_complete_count != -1 {
+            out.field(
+                "deliveryCompleteCount",
+                "\"deliveryCompleteCount\":",
+                &self.delivery_complete_count,
+                version,
+            )?;
+        }
+        out.field(
+            "createTimestamp",
+            "\"createTimestamp\":",
+            &self.create_timestamp,
+            version,
+        )?;
+        out.field(
+            "writeTimestamp",
+            "\"writeTimestamp\":",
+            &self.write_timestamp,
+            version,
+        )?;
+        out.field("stateBatches", "\"stateBatches\":", &self.state_batches, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareSnapshotValue {
@@ -703,6 +738,20 @@ impl crate::json::ToJson for StateBatch {
             "deliveryCount",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StateBatch");
+        out.field("firstOffset", "\"firstOffset\":", &self.first_offset, version)?;
+        out.field("lastOffset", "\"lastOffset\":", &self.last_offset, version)?;
+        out.field("deliveryState", "\"deliveryState\":", &self.delivery_state, version)?;
+        out.field("deliveryCount", "\"deliveryCount\":", &self.delivery_count, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -163,6 +163,19 @@ impl crate::json::ToJson for ShareUpdateKey {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ShareUpdateKey");
+        out.field("groupId", "\"groupId\":", &self.group_id, version)?;
+        out.field("topicId", "\"topicId\":", &self.topic_id, version)?;
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareUpdateKey {

@@ -313,6 +313,28 @@ impl crate::json::ToJson for ShareUpdateValue {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ShareUpdateValue");
+        out.field("snapshotEpoch", "\"snapshotEpoch\":", &self.snapshot_epoch, version)?;
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("startOffset", "\"startOffset\":", &self.start_offset, version)?;
+        if self.delivery_complete_count != -1 {
+            out.field(
+                "deliveryCompleteCount",
+                "\"deliveryCompleteCount\":",
+                &self.delivery_complete_count,
+                version,
+            )?;
+        }
+        out.field("stateBatches", "\"stateBatches\":", &self.state_batches, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ShareUpdateValue {
@@ -579,6 +601,20 @@ impl crate::json::ToJson for StateBatch {
             "deliveryCount",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "StateBatch");
+        out.field("firstOffset", "\"firstOffset\":", &self.first_offset, version)?;
+        out.field("lastOffset", "\"lastOffset\":", &self.last_offset, version)?;
+        out.field("deliveryState", "\"deliveryState\":", &self.delivery_state, version)?;
+        out.field("deliveryCount", "\"deliveryCount\":", &self.delivery_count, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

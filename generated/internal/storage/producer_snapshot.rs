@@ -154,6 +154,23 @@ impl crate::json::ToJson for ProducerSnapshot {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ProducerSnapshot");
+        out.field("crc", "\"crc\":", &self.crc, version)?;
+        out.field(
+            "producerEntries",
+            "\"producerEntries\":",
+            &self.producer_entries,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for ProducerSnapshot {
@@ -456,6 +473,34 @@ impl crate::json::ToJson for ProducerEntry {
             "currentTxnFirstOffset",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "ProducerEntry");
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        out.field("epoch", "\"epoch\":", &self.epoch, version)?;
+        out.field("lastSequence", "\"lastSequence\":", &self.last_sequence, version)?;
+        out.field("lastOffset", "\"lastOffset\":", &self.last_offset, version)?;
+        out.field("offsetDelta", "\"offsetDelta\":", &self.offset_delta, version)?;
+        out.field("timestamp", "\"timestamp\":", &self.timestamp, version)?;
+        out.field(
+            "coordinatorEpoch",
+            "\"coordinatorEpoch\":",
+            &self.coordinator_epoch,
+            version,
+        )?;
+        out.field(
+            "currentTxnFirstOffset",
+            "\"currentTxnFirstOffset\":",
+            &self.current_txn_first_offset,
+            version,
+        )?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

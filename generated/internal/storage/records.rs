@@ -223,6 +223,27 @@ impl kwire::internal::RecordData for RemoteLogMetadataRecord {
         }
     }
     #[cfg(feature = "json")]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        match self {
+            Self::RemoteLogSegmentMetadataRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::RemoteLogSegmentMetadataUpdateRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::RemotePartitionDeleteMetadataRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+            Self::RemoteLogSegmentMetadataSnapshotRecord(m) => {
+                crate::json::ToJson::write_json(m, w, version)
+            }
+        }
+    }
+    #[cfg(feature = "json")]
     fn from_json(
         record_type: i16,
         json: &crate::json::Value,

@@ -503,6 +503,69 @@ impl crate::json::ToJson for RemoteLogSegmentMetadataRecord {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RemoteLogSegmentMetadataRecord");
+        out.field(
+            "remoteLogSegmentId",
+            "\"remoteLogSegmentId\":",
+            &self.remote_log_segment_id,
+            version,
+        )?;
+        out.field("startOffset", "\"startOffset\":", &self.start_offset, version)?;
+        out.field("endOffset", "\"endOffset\":", &self.end_offset, version)?;
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field(
+            "maxTimestampMs",
+            "\"maxTimestampMs\":",
+            &self.max_timestamp_ms,
+            version,
+        )?;
+        out.field(
+            "eventTimestampMs",
+            "\"eventTimestampMs\":",
+            &self.event_timestamp_ms,
+            version,
+        )?;
+        out.field(
+            "segmentLeaderEpochs",
+            "\"segmentLeaderEpochs\":",
+            &self.segment_leader_epochs,
+            version,
+        )?;
+        out.field(
+            "segmentSizeInBytes",
+            "\"segmentSizeInBytes\":",
+            &self.segment_size_in_bytes,
+            version,
+        )?;
+        out.field(
+            "customMetadata",
+            "\"customMetadata\":",
+            &self.custom_metadata,
+            version,
+        )?;
+        out.field(
+            "remoteLogSegmentState",
+            "\"remoteLogSegmentState\":",
+            &self.remote_log_segment_state,
+            version,
+        )?;
+        if self.txn_index_empty {
+            out.field(
+                "txnIndexEmpty",
+                "\"txnIndexEmpty\":",
+                &self.txn_index_empty,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RemoteLogSegmentMetadataRecord {
@@ -843,6 +906,23 @@ impl crate::json::ToJson for RemoteLogSegmentIdEntry {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RemoteLogSegmentIdEntry");
+        out.field(
+            "topicIdPartition",
+            "\"topicIdPartition\":",
+            &self.topic_id_partition,
+            version,
+        )?;
+        out.field("id", "\"id\":", &self.id, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RemoteLogSegmentIdEntry {
@@ -1048,6 +1128,19 @@ impl crate::json::ToJson for TopicIdPartitionEntry {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicIdPartitionEntry");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("id", "\"id\":", &self.id, version)?;
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TopicIdPartitionEntry {
@@ -1238,6 +1331,18 @@ impl crate::json::ToJson for SegmentLeaderEpochEntry {
             "offset",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SegmentLeaderEpochEntry");
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("offset", "\"offset\":", &self.offset, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -485,6 +485,67 @@ impl crate::json::ToJson for RemoteLogSegmentMetadataSnapshotRecord {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+        );
+        out.field("segmentId", "\"segmentId\":", &self.segment_id, version)?;
+        out.field("startOffset", "\"startOffset\":", &self.start_offset, version)?;
+        out.field("endOffset", "\"endOffset\":", &self.end_offset, version)?;
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field(
+            "maxTimestampMs",
+            "\"maxTimestampMs\":",
+            &self.max_timestamp_ms,
+            version,
+        )?;
+        out.field(
+            "eventTimestampMs",
+            "\"eventTimestampMs\":",
+            &self.event_timestamp_ms,
+            version,
+        )?;
+        out.field(
+            "segmentLeaderEpochs",
+            "\"segmentLeaderEpochs\":",
+            &self.segment_leader_epochs,
+            version,
+        )?;
+        out.field(
+            "segmentSizeInBytes",
+            "\"segmentSizeInBytes\":",
+            &self.segment_size_in_bytes,
+            version,
+        )?;
+        out.field(
+            "customMetadata",
+            "\"customMetadata\":",
+            &self.custom_metadata,
+            version,
+        )?;
+        out.field(
+            "remoteLogSegmentState",
+            "\"remoteLogSegmentState\":",
+            &self.remote_log_segment_state,
+            version,
+        )?;
+        if self.txn_index_empty {
+            out.field(
+                "txnIndexEmpty",
+                "\"txnIndexEmpty\":",
+                &self.txn_index_empty,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RemoteLogSegmentMetadataSnapshotRecord {
@@ -825,6 +886,18 @@ impl crate::json::ToJson for SegmentLeaderEpochEntry {
             "offset",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "SegmentLeaderEpochEntry");
+        out.field("leaderEpoch", "\"leaderEpoch\":", &self.leader_epoch, version)?;
+        out.field("offset", "\"offset\":", &self.offset, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

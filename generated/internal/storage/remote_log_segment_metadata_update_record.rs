@@ -277,6 +277,44 @@ impl crate::json::ToJson for RemoteLogSegmentMetadataUpdateRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(
+            w,
+            "RemoteLogSegmentMetadataUpdateRecord",
+        );
+        out.field(
+            "remoteLogSegmentId",
+            "\"remoteLogSegmentId\":",
+            &self.remote_log_segment_id,
+            version,
+        )?;
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field(
+            "eventTimestampMs",
+            "\"eventTimestampMs\":",
+            &self.event_timestamp_ms,
+            version,
+        )?;
+        out.field(
+            "customMetadata",
+            "\"customMetadata\":",
+            &self.custom_metadata,
+            version,
+        )?;
+        out.field(
+            "remoteLogSegmentState",
+            "\"remoteLogSegmentState\":",
+            &self.remote_log_segment_state,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RemoteLogSegmentMetadataUpdateRecord {
@@ -537,6 +575,23 @@ impl crate::json::ToJson for RemoteLogSegmentIdEntry {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RemoteLogSegmentIdEntry");
+        out.field(
+            "topicIdPartition",
+            "\"topicIdPartition\":",
+            &self.topic_id_partition,
+            version,
+        )?;
+        out.field("id", "\"id\":", &self.id, version)?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RemoteLogSegmentIdEntry {
@@ -741,6 +796,19 @@ impl crate::json::ToJson for TopicIdPartitionEntry {
             "partition",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicIdPartitionEntry");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("id", "\"id\":", &self.id, version)?;
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -228,6 +228,35 @@ impl crate::json::ToJson for RemotePartitionDeleteMetadataRecord {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "RemotePartitionDeleteMetadataRecord");
+        out.field(
+            "topicIdPartition",
+            "\"topicIdPartition\":",
+            &self.topic_id_partition,
+            version,
+        )?;
+        out.field("brokerId", "\"brokerId\":", &self.broker_id, version)?;
+        out.field(
+            "eventTimestampMs",
+            "\"eventTimestampMs\":",
+            &self.event_timestamp_ms,
+            version,
+        )?;
+        out.field(
+            "remotePartitionDeleteState",
+            "\"remotePartitionDeleteState\":",
+            &self.remote_partition_delete_state,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for RemotePartitionDeleteMetadataRecord {
@@ -479,6 +508,19 @@ impl crate::json::ToJson for TopicIdPartitionEntry {
             "partition",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TopicIdPartitionEntry");
+        out.field("name", "\"name\":", &self.name, version)?;
+        out.field("id", "\"id\":", &self.id, version)?;
+        out.field("partition", "\"partition\":", &self.partition, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]

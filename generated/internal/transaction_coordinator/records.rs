@@ -97,6 +97,16 @@ impl kwire::internal::RecordData for CoordinatorRecordKey {
         }
     }
     #[cfg(feature = "json")]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        match self {
+            Self::TransactionLogKey(m) => crate::json::ToJson::write_json(m, w, version),
+        }
+    }
+    #[cfg(feature = "json")]
     fn from_json(
         record_type: i16,
         json: &crate::json::Value,
@@ -213,6 +223,18 @@ impl kwire::internal::RecordData for CoordinatorRecordValue {
         match self {
             Self::TransactionLogValue(m) => {
                 crate::json::ToJson::to_json_with(m, version, options)
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        match self {
+            Self::TransactionLogValue(m) => {
+                crate::json::ToJson::write_json(m, w, version)
             }
         }
     }

@@ -127,6 +127,22 @@ impl crate::json::ToJson for TransactionLogKey {
         )?;
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "TransactionLogKey");
+        out.field(
+            "transactionalId",
+            "\"transactionalId\":",
+            &self.transactional_id,
+            version,
+        )?;
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TransactionLogKey {

@@ -673,6 +673,112 @@ impl crate::json::ToJson for TransactionLogValue {
         }
         Ok(crate::json::Value::Object(out))
     }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        if version < 1 && self.previous_producer_id != -1 {
+            return Err(
+                enc::json::non_default(
+                    "TransactionLogValue",
+                    "previousProducerId",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.next_producer_id != -1 {
+            return Err(
+                enc::json::non_default("TransactionLogValue", "nextProducerId", version),
+            );
+        }
+        if version < 1 && self.next_producer_epoch != -1 {
+            return Err(
+                enc::json::non_default(
+                    "TransactionLogValue",
+                    "nextProducerEpoch",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.client_transaction_version != 0 {
+            return Err(
+                enc::json::non_default(
+                    "TransactionLogValue",
+                    "clientTransactionVersion",
+                    version,
+                ),
+            );
+        }
+        let mut out = enc::json::Object::begin(w, "TransactionLogValue");
+        out.field("producerId", "\"producerId\":", &self.producer_id, version)?;
+        if version >= 1 && self.previous_producer_id != -1 {
+            out.field(
+                "previousProducerId",
+                "\"previousProducerId\":",
+                &self.previous_producer_id,
+                version,
+            )?;
+        }
+        if version >= 1 && self.next_producer_id != -1 {
+            out.field(
+                "nextProducerId",
+                "\"nextProducerId\":",
+                &self.next_producer_id,
+                version,
+            )?;
+        }
+        out.field("producerEpoch", "\"producerEpoch\":", &self.producer_epoch, version)?;
+        if version >= 1 && self.next_producer_epoch != -1 {
+            out.field(
+                "nextProducerEpoch",
+                "\"nextProducerEpoch\":",
+                &self.next_producer_epoch,
+                version,
+            )?;
+        }
+        out.field(
+            "transactionTimeoutMs",
+            "\"transactionTimeoutMs\":",
+            &self.transaction_timeout_ms,
+            version,
+        )?;
+        out.field(
+            "transactionStatus",
+            "\"transactionStatus\":",
+            &self.transaction_status,
+            version,
+        )?;
+        out.field(
+            "transactionPartitions",
+            "\"transactionPartitions\":",
+            &self.transaction_partitions,
+            version,
+        )?;
+        out.field(
+            "transactionLastUpdateTimestampMs",
+            "\"transactionLastUpdateTimestampMs\":",
+            &self.transaction_last_update_timestamp_ms,
+            version,
+        )?;
+        out.field(
+            "transactionStartTimestampMs",
+            "\"transactionStartTimestampMs\":",
+            &self.transaction_start_timestamp_ms,
+            version,
+        )?;
+        if version >= 1 && self.client_transaction_version != 0 {
+            out.field(
+                "clientTransactionVersion",
+                "\"clientTransactionVersion\":",
+                &self.client_transaction_version,
+                version,
+            )?;
+        }
+        out.end();
+        Ok(())
+    }
 }
 #[cfg(feature = "json")]
 impl crate::json::FromJson for TransactionLogValue {
@@ -994,6 +1100,18 @@ impl crate::json::ToJson for PartitionsSchema {
             "partitionIds",
         )?;
         Ok(crate::json::Value::Object(out))
+    }
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn write_json(
+        &self,
+        w: &mut crate::json::JsonWriter<'_>,
+        version: i16,
+    ) -> Result<(), crate::json::JsonError> {
+        let mut out = enc::json::Object::begin(w, "PartitionsSchema");
+        out.field("topic", "\"topic\":", &self.topic, version)?;
+        out.field("partitionIds", "\"partitionIds\":", &self.partition_ids, version)?;
+        out.end();
+        Ok(())
     }
 }
 #[cfg(feature = "json")]
