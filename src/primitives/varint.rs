@@ -30,15 +30,9 @@ pub const fn uvarlong_len(value: u64) -> usize {
     if value < 0x80 {
         1
     } else {
-        multi_byte_len(value)
+        let bits = 64 - value.leading_zeros() as usize;
+        bits.div_ceil(7)
     }
-}
-
-/// [`uvarlong_len`] of a value of 128 or more.
-#[inline(never)]
-const fn multi_byte_len(value: u64) -> usize {
-    let bits = 64 - value.leading_zeros() as usize;
-    bits.div_ceil(7)
 }
 
 /// Writes `value` as an unsigned varint, least-significant 7 bits first.
