@@ -6,6 +6,9 @@
 //! - **encode**: append the message at its version to a `BytesMut` that is
 //!   cleared and reused (its capacity already fits the message), so the
 //!   figure is the codec's work alone, not the allocator's growth policy.
+//! - **encoded_size**: the message's size at its version without encoding
+//!   it, kwire's [`Message::encoded_size`] against kafka-protocol's
+//!   `compute_size`.
 //! - **decode**: read the message from a `Bytes` holding exactly its
 //!   encoding; the decoded value is dropped inside the timed loop, so
 //!   freeing what decode allocated counts too.
@@ -28,7 +31,7 @@
 //!
 //! Profiling: with `KWIRE_PROFILE=<message>:<op>:<crate>[:<iterations>]`
 //! (message one of metadata, produce, fetch, api_versions, create_topics,
-//! header; op encode, decode, or (kwire only) encode_vectored, decode_into
+//! header; op encode, encoded_size, decode, or (kwire only) encode_vectored, decode_into
 //! or decode_view; crate kwire or kafka-protocol) the binary
 //! builds the fixtures, then runs only that operation inside the function
 //! `profiled_section`, for `valgrind --tool=callgrind
@@ -54,6 +57,14 @@ fn encode_kp<W, K: Encodable>(case: &Case<W, K>, buf: &mut BytesMut) -> usize {
     buf.clear();
     black_box(&case.kp).encode(buf, case.version).unwrap();
     buf.len()
+}
+
+fn size_wire<W: Message, K>(case: &Case<W, K>) -> usize {
+    black_box(&case.wire).encoded_size(case.version)
+}
+
+fn size_kp<W, K: Encodable>(case: &Case<W, K>) -> usize {
+    black_box(&case.kp).compute_size(case.version).unwrap()
 }
 
 fn encode_vectored_wire<W: Message, K>(case: &Case<W, K>) -> Vec<kwire::Bytes> {
@@ -108,6 +119,11 @@ fn compare<W: Message, K: Encodable + Decodable>(c: &mut Criterion, case: &Case<
     g.bench_function("kwire encode_vectored", |b| b.iter(|| encode_vectored_wire(case)));
     g.finish();
 
+    let mut g = c.benchmark_group(format!("{} encoded_size", case.name));
+    g.bench_function("kwire", |b| b.iter(|| size_wire(case)));
+    g.bench_function("kafka-protocol", |b| b.iter(|| size_kp(case)));
+    g.finish();
+
     let mut g = c.benchmark_group(format!("{} decode", case.name));
     g.throughput(Throughput::Bytes(len as u64));
     g.bench_function("kwire", |b| b.iter(|| decode_wire(case)));
@@ -146,6 +162,14 @@ fn profile_case<W: Message, K: Encodable + Decodable>(
             encode_kp(case, &mut buf);
             profiled_section(n, || encode_kp(case, &mut buf))
         }
+        ("encoded_size", "kwire") => {
+            size_wire(case);
+            profiled_section(n, || size_wire(case))
+        }
+        ("encoded_size", "kafka-protocol") => {
+            size_kp(case);
+            profiled_section(n, || size_kp(case))
+        }
         ("decode", "kwire") => {
             drop(decode_wire(case));
             profiled_section(n, || decode_wire(case))
@@ -168,7 +192,7 @@ fn profile_case<W: Message, K: Encodable + Decodable>(
             drop(decode_kp(case));
             profiled_section(n, || decode_kp(case))
         }
-        _ => panic!("op is encode, decode, or (kwire only) encode_vectored, decode_into or decode_view; crate is kwire or kafka-protocol"),
+        _ => panic!("op is encode, encoded_size, decode, or (kwire only) encode_vectored, decode_into or decode_view; crate is kwire or kafka-protocol"),
     }
     eprintln!("{}: {op} with {krate}, {n} time(s), {} bytes", case.name, case.bytes.len());
 }
@@ -177,7 +201,7 @@ fn profile(spec: &str) {
     let parts: Vec<&str> = spec.split(':').collect();
     let (message, op, krate) = match parts[..] {
         [m, o, k] | [m, o, k, _] => (m, o, k),
-        _ => panic!("KWIRE_PROFILE=<message>:<encode|decode>:<kwire|kafka-protocol>[:<iterations>]"),
+        _ => panic!("KWIRE_PROFILE=<message>:<encode|encoded_size|decode>:<kwire|kafka-protocol>[:<iterations>]"),
     };
     let n = parts.get(3).map_or(1, |n| n.parse().expect("iterations"));
     match message {

@@ -6,7 +6,7 @@
 #   --runs N           run the criterion benches N times; each figure is the
 #                      median of the N per-run medians (default 1)
 #   --quick            shorter criterion runs (1 s warm-up, 3 s measurement)
-#   --callgrind        also count instructions of one encode/decode per crate
+#   --callgrind        also count instructions of one encode/size/decode per crate
 #                      under valgrind --tool=callgrind (stable on a busy machine)
 #   --no-criterion     skip the criterion benches (e.g. with --callgrind)
 #   --no-codegen       skip (a), timing the codegen CLI on the Kafka corpus
@@ -169,7 +169,7 @@ for l in sys.stdin:
     echo "| message | op | kwire instructions | kafka-protocol instructions | ratio |"
     echo "|---|---|---:|---:|---:|"
     for m in metadata produce fetch api_versions create_topics header; do
-        for op in encode encode_vectored decode decode_into decode_view; do
+        for op in encode encode_vectored encoded_size decode decode_into decode_view; do
             row=()
             # encode_vectored, decode_into and decode_view are kwire's
             # alone: compared with kafka-protocol's encode and decode.
