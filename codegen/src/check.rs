@@ -2,7 +2,7 @@
 //! struct registry: every struct of a message with the versions its
 //! parents allow.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Diagnostics, JsonPath};
 use crate::model::{Field, MessageSpec, SpecType};
@@ -45,6 +45,26 @@ pub struct Checked<'a> {
     pub spec: &'a MessageSpec,
     /// The body first, then nested and common structs in file order.
     pub structs: Vec<StructDef<'a>>,
+}
+
+impl<'a> Checked<'a> {
+    /// The names of the structs holding a field for which `holds` is true,
+    /// directly or through a nested struct (to any depth): the structs a
+    /// generated visitor over such fields descends into.
+    pub fn structs_holding(&self, holds: impl Fn(&Field) -> bool) -> BTreeSet<&'a str> {
+        let mut with: BTreeSet<&'a str> = BTreeSet::new();
+        loop {
+            let before = with.len();
+            for s in &self.structs {
+                if s.fields.iter().any(|f| holds(f) || f.ty.struct_name().is_some_and(|n| with.contains(n))) {
+                    with.insert(s.name);
+                }
+            }
+            if with.len() == before {
+                return with;
+            }
+        }
+    }
 }
 
 /// Runs every cross-field rule on one message and builds its registry.

@@ -20,22 +20,7 @@ use crate::naming;
 /// The structs of a message that hold an entity field, directly or through
 /// a nested struct (to any depth).
 pub fn entity_structs<'a>(checked: &Checked<'a>) -> BTreeSet<&'a str> {
-    let mut with: BTreeSet<&'a str> = BTreeSet::new();
-    loop {
-        let before = with.len();
-        for s in &checked.structs {
-            let holds = s
-                .fields
-                .iter()
-                .any(|f| f.entity_type != EntityType::Unknown || f.ty.struct_name().is_some_and(|n| with.contains(n)));
-            if holds {
-                with.insert(s.name);
-            }
-        }
-        if with.len() == before {
-            return with;
-        }
-    }
+    checked.structs_holding(|f| f.entity_type != EntityType::Unknown)
 }
 
 /// True when some field of the message, at any depth, has an entity type.

@@ -34,23 +34,10 @@ pub fn is_error_code(field: &Field) -> bool {
 /// The structs of a response that hold an error-code field, directly or
 /// through a nested struct (to any depth); empty for other messages.
 pub fn error_code_structs<'a>(checked: &Checked<'a>) -> BTreeSet<&'a str> {
-    let mut with: BTreeSet<&'a str> = BTreeSet::new();
     if checked.spec.spec_type != SpecType::Response {
-        return with;
+        return BTreeSet::new();
     }
-    loop {
-        let before = with.len();
-        for s in &checked.structs {
-            let holds =
-                s.fields.iter().any(|f| is_error_code(f) || f.ty.struct_name().is_some_and(|n| with.contains(n)));
-            if holds {
-                with.insert(s.name);
-            }
-        }
-        if with.len() == before {
-            return with;
-        }
-    }
+    checked.structs_holding(is_error_code)
 }
 
 /// `visit_error_codes` for one struct of a response: the body always
