@@ -19,7 +19,7 @@
 //! Where an api departs from that, its [`ErrorResponseFacts`] say how; the
 //! compiler knows no api by name.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -64,7 +64,8 @@ pub fn resolve(
             continue;
         };
         let facts = deviations.get(api).unwrap_or(&plain);
-        let answer = Answer { facts, request, response, problems: Vec::new() };
+        let with_error = response.structs_holding(|f| f.name == "ErrorCode");
+        let answer = Answer { facts, request, response, with_error, problems: Vec::new() };
         match answer.body() {
             Ok(body) => {
                 let variant = naming::type_ident(api);
@@ -88,6 +89,9 @@ struct Answer<'a, 'c> {
     facts: &'a ErrorResponseFacts,
     request: &'a Checked<'c>,
     response: &'a Checked<'c>,
+    /// The response's structs whose items carry an `ErrorCode`, themselves
+    /// or nested.
+    with_error: BTreeSet<&'c str>,
     problems: Vec<String>,
 }
 
@@ -331,13 +335,7 @@ impl<'a, 'c> Answer<'a, 'c> {
 
     /// Whether items of `def` carry an `ErrorCode`, themselves or nested.
     fn carries_error(&self, def: &StructDef<'_>) -> bool {
-        def.fields.iter().zip(&def.field_structs).any(|(f, held)| {
-            f.name == "ErrorCode"
-                || held
-                    .as_deref()
-                    .and_then(|h| self.response.structs.iter().find(|s| s.rust_name == h))
-                    .is_some_and(|s| self.carries_error(s))
-        })
+        self.with_error.contains(def.name)
     }
 
     /// The struct of message `c` that the field `f` (of `c`) holds.
