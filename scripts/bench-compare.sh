@@ -10,18 +10,12 @@
 #                      under valgrind --tool=callgrind (stable on a busy machine)
 #   --no-criterion     skip the criterion benches (e.g. with --callgrind)
 #   --no-codegen       skip (a), timing the codegen CLI on the Kafka corpus
-#   --no-build         skip (b), the clean release builds of both crates
-#   --build-features default|minimal
-#                      (b) with each crate's default features plus kafka-protocol's
-#                      messages_enums, or (default) minimal: no compression codecs
-#                      (kwire default-features = false with every api key:
-#                      features admin, controller; kafka-protocol client,
-#                      broker, messages_enums), then kwire with the core
-#                      api keys alone
+#   --no-build         skip (b), clean debug and release builds of a hello-world
+#                      on each crate (one round of scripts/build-cost.sh)
 #
 # Environment: CARGO_TARGET_DIR (default target), KWIRE_SHARED (default
-# ../shared; the corpus is $KWIRE_SHARED/kafka-messages), CARGO_BUILD_JOBS
-# for (b) (default 2). Needs cargo and python3; hyperfine and valgrind when there.
+# ../shared; the corpus is $KWIRE_SHARED/kafka-messages). Needs cargo and
+# python3; hyperfine and valgrind when there.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -30,9 +24,8 @@ TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 case "$TARGET" in /*) ;; *) TARGET=$ROOT/$TARGET ;; esac
 export CARGO_TARGET_DIR=$TARGET
 SHARED=${KWIRE_SHARED:-$ROOT/../shared}
-JOBS=${CARGO_BUILD_JOBS:-2}
 
-RUNS=1 QUICK=0 CALLGRIND=0 CRITERION=1 CODEGEN=1 BUILD=1 BUILD_FEATURES=minimal FILTER=()
+RUNS=1 QUICK=0 CALLGRIND=0 CRITERION=1 CODEGEN=1 BUILD=1 FILTER=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) RUNS=$2; shift ;;
@@ -41,7 +34,6 @@ while [ $# -gt 0 ]; do
         --no-criterion) CRITERION=0 ;;
         --no-codegen) CODEGEN=0 ;;
         --no-build) BUILD=0 ;;
-        --build-features) BUILD_FEATURES=$2; shift ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         -*) echo "unknown option $1" >&2; exit 2 ;;
         *) FILTER+=("$1") ;;
@@ -211,65 +203,9 @@ if [ "$CODEGEN" = 1 ]; then
     fi
 fi
 
-# --- (b) clean release build of each crate alone -----------------------------
-
-# Writes a scratch crate depending on one of the two crates, builds it from
-# clean with --timings, and prints the wall time and the crate's own units.
-build_one() {
-    local name=$1 dep=$2 label=${3:-$1}
-    local dir=$TARGET/bench-compare/build-${label//[^a-z0-9-]/-}
-    rm -rf "$dir"
-    mkdir -p "$dir/src"
-    cat >"$dir/Cargo.toml" <<EOF
-[package]
-name = "scratch-$name"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-$dep
-
-[workspace]
-EOF
-    echo 'pub use dep::*;' >"$dir/src/lib.rs"
-    (cd "$dir" && cargo generate-lockfile -q && cargo fetch -q)
-    local start end
-    start=$(date +%s.%N)
-    (cd "$dir" && CARGO_TARGET_DIR="$dir/target" CARGO_BUILD_JOBS=$JOBS \
-        cargo build --release --timings -q 2>&1 | grep -v '^ *Timing report' || true)
-    end=$(date +%s.%N)
-    python3 - "$name" "$start" "$end" "$dir"/target/cargo-timings/cargo-timing.html "$label" <<'PY'
-import json, re, sys
-name, start, end, html, label = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
-data = json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", open(html).read(), re.S).group(1))
-own = [u for u in data if u["name"] in (name, name + "-codegen")]
-units = len(data)
-own_s = sum(u["duration"] for u in own)
-detail = ", ".join(f'{u["name"]} {u["target"].strip() or "lib"} {u["duration"]:.1f} s' for u in own)
-print(f"| {label} | {end - start:.1f} s | {units} | {own_s:.1f} s | {detail} |")
-PY
-}
+# --- (b) clean builds of a crate depending on each -------------------------
 
 if [ "$BUILD" = 1 ]; then
-    section "(b) clean release build, CARGO_BUILD_JOBS=$JOBS, features: $BUILD_FEATURES"
-    if [ "$BUILD_FEATURES" = default ]; then
-        KW="dep = { package = \"kwire\", path = \"$ROOT\" }"
-        KP='dep = { package = "kafka-protocol", version = "=0.18.0", features = ["messages_enums"] }'
-    else
-        KW="dep = { package = \"kwire\", path = \"$ROOT\", default-features = false, features = [\"admin\", \"controller\"] }"
-        KP='dep = { package = "kafka-protocol", version = "=0.18.0", default-features = false, features = ["client", "broker", "messages_enums"] }'
-    fi
-    echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo
-    echo "| crate | wall, clean build | units | the crate's own units (sum) | of which |"
-    echo "|---|---:|---:|---:|---|"
-    build_one kwire "$KW"
-    build_one kafka-protocol "$KP"
-    if [ "$BUILD_FEATURES" = minimal ]; then
-        # The core api keys alone (produce, fetch, metadata, groups, transactions, SASL).
-        build_one kwire "dep = { package = \"kwire\", path = \"$ROOT\", default-features = false }" "kwire (core api keys)"
-    fi
-    echo
-    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    section "(b) clean builds of a hello-world on each crate, CPU time (scripts/build-cost.sh)"
+    bash scripts/build-cost.sh --runs 1
 fi
