@@ -384,3 +384,19 @@ impl ApiVersionsRequest {
                 && is_valid_client_software(&self.client_software_version))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ApiVersionsRefused;
+
+    /// The text users match on: the error code as `ErrorCode` displays it.
+    #[test]
+    fn api_versions_refused_text() {
+        let err = ApiVersionsRefused { error_code: 35, retry_version: Some(3) };
+        assert_eq!(
+            err.to_string(),
+            "the broker refused ApiVersions: UNSUPPORTED_VERSION (35): the broker does not support this version of the API"
+        );
+        assert!(std::error::Error::source(&err).is_none());
+    }
+}

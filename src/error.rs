@@ -557,4 +557,16 @@ mod tests {
             vec![PathSegment::Field("topics"), PathSegment::Index(3), PathSegment::Field("partitions")]
         );
     }
+
+    /// The texts users match on; neither error has a source.
+    #[test]
+    fn unknown_api_key_and_unexpected_body_texts() {
+        use std::error::Error as _;
+        assert_eq!(UnknownApiKey(-1).to_string(), "unknown api key -1");
+        assert_eq!(UnknownApiKey(i16::MAX).to_string(), "unknown api key 32767");
+        assert!(UnknownApiKey(-1).source().is_none());
+        let err = UnexpectedBody { expected: 18, found: 3, body: () };
+        assert_eq!(err.to_string(), "expected a body of api key 18, got one of api key 3");
+        assert!(err.source().is_none());
+    }
 }

@@ -72,3 +72,57 @@ impl From<UnexpectedBody<ResponseBody>> for CodecError {
         Self::UnexpectedBody(Box::new(e))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+    use crate::error::{DecodeErrorKind, EncodeErrorKind};
+    use crate::messages::{ApiVersionsResponse, MetadataResponse};
+
+    /// The text of every variant, as users match on it, and its source.
+    #[test]
+    fn display_and_source_of_every_variant() {
+        let decode = DecodeError::new(DecodeErrorKind::InvalidUtf8, 9).in_field("name");
+        let unexpected = ApiVersionsResponse::try_from(ResponseBody::from(MetadataResponse::default())).unwrap_err();
+        let cases: [(CodecError, &str, Option<&str>); 11] = [
+            (CodecError::NegativeSize(-4), "frame size -4 is negative", None),
+            (CodecError::FrameTooLarge { size: 200, max: 100 }, "frame of 200 bytes is over the limit of 100", None),
+            (
+                CodecError::Truncated { expected: 12, received: 5 },
+                "stream ended inside a frame: 5 of 12 bytes received",
+                None,
+            ),
+            (
+                CodecError::ShortRequest(6),
+                "request frame of 6 bytes is shorter than the 8 bytes of api key, version and correlation id",
+                None,
+            ),
+            (CodecError::from(decode.clone()), &decode.to_string(), None),
+            (CodecError::from(EncodeError::new(EncodeErrorKind::DuplicateTag(3))), "tag 3 is used twice", None),
+            (
+                CodecError::UnexpectedCorrelationId { expected: Some(7), found: 8 },
+                "response with correlation id 8, expected Some(7)",
+                None,
+            ),
+            (
+                CodecError::UnexpectedCorrelationId { expected: None, found: 8 },
+                "response with correlation id 8, expected None",
+                None,
+            ),
+            (CodecError::from(unexpected), "expected a body of api key 18, got one of api key 3", None),
+            (
+                CodecError::from(io::Error::new(io::ErrorKind::UnexpectedEof, "early eof")),
+                "i/o: early eof",
+                Some("early eof"),
+            ),
+            (CodecError::from(io::Error::from(io::ErrorKind::BrokenPipe)), "i/o: broken pipe", Some("broken pipe")),
+        ];
+        for (err, text, source) in cases {
+            assert_eq!(err.to_string(), text, "{err:?}");
+            assert_eq!(err.source().map(ToString::to_string).as_deref(), source, "{err:?}");
+        }
+        assert_eq!(decode.to_string(), "name: string is not valid UTF-8 (offset 9)");
+    }
+}

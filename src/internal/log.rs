@@ -481,3 +481,42 @@ impl<R: LogRecord> Snapshot<R> {
         Ok(Snapshot { header, footer, entries })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+    use crate::internal::RecordPart;
+    use crate::records::{Location, RecordErrorKind};
+
+    /// The text of every variant, as users match on it, and its source.
+    #[test]
+    fn log_error_texts_and_sources() {
+        let utf8 = DecodeError::new(DecodeErrorKind::InvalidUtf8, 5).in_field("name");
+        let batch = RecordError::new(RecordErrorKind::Decode { source: utf8.clone() }, Location::batch(7));
+        // Shown in place: the batch error's text, and its own source.
+        let err = LogError::from(batch.clone());
+        assert_eq!(err.to_string(), batch.to_string());
+        assert_eq!(err.to_string(), "batch at offset 7: name: string is not valid UTF-8 (offset 5)");
+        assert_eq!(err.source().map(ToString::to_string), Some(utf8.to_string()));
+        let crc = RecordError::new(RecordErrorKind::CrcMismatch { stored: 1, computed: 2 }, Location::batch(0));
+        assert!(LogError::from(crc).source().is_none());
+
+        let record = RecordDecodeError { part: RecordPart::Value, source: utf8.clone() };
+        assert_eq!(record.to_string(), "value: name: string is not valid UTF-8 (offset 5)");
+        assert_eq!(record.source().map(ToString::to_string), Some(utf8.to_string()));
+        let err = LogError::Record { offset: 42, source: record.clone() };
+        assert_eq!(err.to_string(), "record at offset 42: value: name: string is not valid UTF-8 (offset 5)");
+        assert_eq!(err.source().map(ToString::to_string), Some(record.to_string()));
+        let key = RecordDecodeError { part: RecordPart::Key, source: utf8 };
+        assert_eq!(key.to_string(), "key: name: string is not valid UTF-8 (offset 5)");
+
+        let err = LogError::Legacy { offset: 3, magic: 1 };
+        assert_eq!(err.to_string(), "entry at offset 3: legacy messages (magic 1) are not read as internal records");
+        assert!(err.source().is_none());
+        let err = LogError::Snapshot("no snapshot header");
+        assert_eq!(err.to_string(), "snapshot: no snapshot header");
+        assert!(err.source().is_none());
+    }
+}

@@ -409,4 +409,28 @@ mod tests {
         assert_eq!(uuid::Uuid::from(ours), theirs);
         assert_eq!(ours.to_rfc_string(), theirs.to_string());
     }
+
+    /// The text of every variant, as users match on it.
+    #[test]
+    fn error_texts() {
+        let cases = [
+            ("x".repeat(25).parse::<Uuid>().err(), "25 characters is too long for a base64 uuid (at most 24)"),
+            ("AAAA+AAAAAAAAAAAAAAAAA".parse::<Uuid>().err(), "'+' at byte 4 is not a URL-safe base64 character"),
+            ("AAAAAAAAAAAAAAAAAAAAAA=".parse::<Uuid>().err(), "misplaced base64 padding at byte 22"),
+            (
+                "AAAAAAAAAAAAAAAAAAAAA".parse::<Uuid>().err(),
+                "21 characters is not the length of a base64 uuid (22, or 24 with `==`)",
+            ),
+            (Uuid::from_rfc_string("0102").err(), "4 characters is not the length of a RFC 4122 uuid (36)"),
+            (
+                Uuid::from_rfc_string("01020304-0506-0708-090a-0b0c0d0e0f1g").err(),
+                "'g' at byte 35 is not a hex digit character",
+            ),
+        ];
+        for (err, text) in cases {
+            let err = err.expect(text);
+            assert_eq!(err.to_string(), text);
+            assert!(std::error::Error::source(&err).is_none());
+        }
+    }
 }
