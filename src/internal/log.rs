@@ -37,6 +37,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::fmt;
 use std::marker::PhantomData;
 
 use bytes::{BufMut, Bytes, BytesMut};
@@ -333,14 +334,12 @@ impl<R: LogRecord> LogEntry<R> {
 }
 
 /// What went wrong reading a log, and where.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LogError {
     /// The batches themselves: lengths, CRCs, compression.
-    #[error(transparent)]
-    Batch(#[from] RecordError),
+    Batch(RecordError),
     /// A record whose key or value does not decode.
-    #[error("record at offset {offset}: {source}")]
     Record {
         /// The record's offset.
         offset: i64,
@@ -349,7 +348,6 @@ pub enum LogError {
     },
     /// A legacy message (magic 0 or 1): Kafka's internal logs of the
     /// releases these schemas come from hold record batches v2 only.
-    #[error("entry at offset {offset}: legacy messages (magic {magic}) are not read as internal records")]
     Legacy {
         /// The message's offset.
         offset: i64,
@@ -358,8 +356,39 @@ pub enum LogError {
     },
     /// A snapshot that does not begin with a snapshot header or end with a
     /// snapshot footer.
-    #[error("snapshot: {0}")]
     Snapshot(&'static str),
+}
+
+impl fmt::Display for LogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Batch(e) => fmt::Display::fmt(e, f),
+            Self::Record { offset, source } => write!(f, "record at offset {offset}: {source}"),
+            Self::Legacy { offset, magic } => {
+                write!(f, "entry at offset {offset}: legacy messages (magic {magic}) are not read as internal records")
+            }
+            Self::Snapshot(what) => write!(f, "snapshot: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for LogError {
+    /// The [`RecordDecodeError`] of a `Record`; a `Batch` error is shown in
+    /// place, so this is the [`RecordError`]'s own source.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Batch(e) => std::error::Error::source(e),
+            Self::Record { source, .. } => Some(source),
+            Self::Legacy { .. } | Self::Snapshot(_) => None,
+        }
+    }
+}
+
+impl From<RecordError> for LogError {
+    /// [`LogError::Batch`].
+    fn from(e: RecordError) -> Self {
+        Self::Batch(e)
+    }
 }
 
 /// Iterator over the typed entries of a log: a log segment file, a
