@@ -193,4 +193,23 @@ mod tests {
         let map = settings(&[("connections.max.reauth.ms", "")]);
         assert!(matches!(resolve(&map), Err(ReauthConfigError::NotANumber { .. })));
     }
+
+    /// The text of each variant, as users match on it; neither has a source.
+    #[test]
+    fn error_texts() {
+        let cases = [
+            (
+                ReauthConfigError::NotANumber { key: "connections.max.reauth.ms".into(), value: "1.5".into() },
+                "setting `connections.max.reauth.ms` = \"1.5\" is not a whole number of milliseconds",
+            ),
+            (
+                ReauthConfigError::Negative { key: "connections.max.reauth.ms".into(), value: -5 },
+                "setting `connections.max.reauth.ms` = -5 is negative; 0 means no limit",
+            ),
+        ];
+        for (err, text) in cases {
+            assert_eq!(err.to_string(), text);
+            assert!(std::error::Error::source(&err).is_none());
+        }
+    }
 }
