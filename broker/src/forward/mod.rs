@@ -95,8 +95,6 @@ pub fn forwardable_apis() -> impl Iterator<Item = &'static ApiInfo> {
 
 #[cfg(test)]
 mod error_texts {
-    use std::error::Error as _;
-
     use kwire::api::ApiKey;
     use kwire::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
