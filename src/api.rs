@@ -303,8 +303,7 @@ fn negotiated(response: &crate::messages::ApiVersionsResponse) -> Negotiated {
 /// Displayed as `the broker refused ApiVersions: ` and the error code as
 /// [`ErrorCode`](crate::error_code::ErrorCode) displays it (name, code,
 /// description).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the broker refused ApiVersions: {}", crate::error_code::ErrorCode::from_code(*.error_code))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApiVersionsRefused {
     /// The response's `ErrorCode`.
     pub error_code: i16,
@@ -314,6 +313,15 @@ pub struct ApiVersionsRefused {
     /// other error, or when there is no common version.
     pub retry_version: Option<i16>,
 }
+
+impl std::fmt::Display for ApiVersionsRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let code = crate::error_code::ErrorCode::from_code(self.error_code);
+        write!(f, "the broker refused ApiVersions: {code}")
+    }
+}
+
+impl std::error::Error for ApiVersionsRefused {}
 
 /// Kafka's rule for `ClientSoftwareName` and `ClientSoftwareVersion`
 /// (KIP-511): not empty, ASCII letters, digits, `-` and `.` only, and a
@@ -382,5 +390,21 @@ impl ApiVersionsRequest {
         version < 3
             || (is_valid_client_software(&self.client_software_name)
                 && is_valid_client_software(&self.client_software_version))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ApiVersionsRefused;
+
+    /// The text users match on: the error code as `ErrorCode` displays it.
+    #[test]
+    fn api_versions_refused_text() {
+        let err = ApiVersionsRefused { error_code: 35, retry_version: Some(3) };
+        assert_eq!(
+            err.to_string(),
+            "the broker refused ApiVersions: UNSUPPORTED_VERSION (35): the broker does not support this version of the API"
+        );
+        assert!(std::error::Error::source(&err).is_none());
     }
 }

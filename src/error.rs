@@ -509,9 +509,16 @@ impl std::error::Error for EncodeError {}
 /// let err = ApiKey::try_from(-1).unwrap_err();
 /// assert_eq!(err.to_string(), "unknown api key -1");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("unknown api key {0}")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnknownApiKey(pub i16);
+
+impl fmt::Display for UnknownApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown api key {}", self.0)
+    }
+}
+
+impl std::error::Error for UnknownApiKey {}
 
 /// A body of another api key than the one asked for: the error of the
 /// generated `TryFrom<RequestBody>` and `TryFrom<ResponseBody>` impls of
@@ -525,8 +532,7 @@ pub struct UnknownApiKey(pub i16);
 /// assert_eq!(err.to_string(), "expected a body of api key 18, got one of api key 3");
 /// assert_eq!(err.body, body); // nothing lost
 /// ```
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("expected a body of api key {expected}, got one of api key {found}")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct UnexpectedBody<B> {
     /// The api key of the type asked for.
     pub expected: i16,
@@ -535,6 +541,14 @@ pub struct UnexpectedBody<B> {
     /// The body, as it was.
     pub body: B,
 }
+
+impl<B> fmt::Display for UnexpectedBody<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expected a body of api key {}, got one of api key {}", self.expected, self.found)
+    }
+}
+
+impl<B: fmt::Debug> std::error::Error for UnexpectedBody<B> {}
 
 #[cfg(test)]
 mod tests {
@@ -556,5 +570,17 @@ mod tests {
             err.path(),
             vec![PathSegment::Field("topics"), PathSegment::Index(3), PathSegment::Field("partitions")]
         );
+    }
+
+    /// The texts users match on; neither error has a source.
+    #[test]
+    fn unknown_api_key_and_unexpected_body_texts() {
+        use std::error::Error as _;
+        assert_eq!(UnknownApiKey(-1).to_string(), "unknown api key -1");
+        assert_eq!(UnknownApiKey(i16::MAX).to_string(), "unknown api key 32767");
+        assert!(UnknownApiKey(-1).source().is_none());
+        let err = UnexpectedBody { expected: 18, found: 3, body: () };
+        assert_eq!(err.to_string(), "expected a body of api key 18, got one of api key 3");
+        assert!(err.source().is_none());
     }
 }

@@ -37,6 +37,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::fmt;
 use std::marker::PhantomData;
 
 use bytes::{BufMut, Bytes, BytesMut};
@@ -333,14 +334,12 @@ impl<R: LogRecord> LogEntry<R> {
 }
 
 /// What went wrong reading a log, and where.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LogError {
     /// The batches themselves: lengths, CRCs, compression.
-    #[error(transparent)]
-    Batch(#[from] RecordError),
+    Batch(RecordError),
     /// A record whose key or value does not decode.
-    #[error("record at offset {offset}: {source}")]
     Record {
         /// The record's offset.
         offset: i64,
@@ -349,7 +348,6 @@ pub enum LogError {
     },
     /// A legacy message (magic 0 or 1): Kafka's internal logs of the
     /// releases these schemas come from hold record batches v2 only.
-    #[error("entry at offset {offset}: legacy messages (magic {magic}) are not read as internal records")]
     Legacy {
         /// The message's offset.
         offset: i64,
@@ -358,8 +356,39 @@ pub enum LogError {
     },
     /// A snapshot that does not begin with a snapshot header or end with a
     /// snapshot footer.
-    #[error("snapshot: {0}")]
     Snapshot(&'static str),
+}
+
+impl fmt::Display for LogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Batch(e) => fmt::Display::fmt(e, f),
+            Self::Record { offset, source } => write!(f, "record at offset {offset}: {source}"),
+            Self::Legacy { offset, magic } => {
+                write!(f, "entry at offset {offset}: legacy messages (magic {magic}) are not read as internal records")
+            }
+            Self::Snapshot(what) => write!(f, "snapshot: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for LogError {
+    /// The [`RecordDecodeError`] of a `Record`; a `Batch` error is shown in
+    /// place, so this is the [`RecordError`]'s own source.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Batch(e) => std::error::Error::source(e),
+            Self::Record { source, .. } => Some(source),
+            Self::Legacy { .. } | Self::Snapshot(_) => None,
+        }
+    }
+}
+
+impl From<RecordError> for LogError {
+    /// [`LogError::Batch`].
+    fn from(e: RecordError) -> Self {
+        Self::Batch(e)
+    }
 }
 
 /// Iterator over the typed entries of a log: a log segment file, a
@@ -479,5 +508,44 @@ impl<R: LogRecord> Snapshot<R> {
             _ => return Err(LogError::Snapshot("the last record is not a snapshot footer")),
         };
         Ok(Snapshot { header, footer, entries })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+    use crate::internal::RecordPart;
+    use crate::records::{Location, RecordErrorKind};
+
+    /// The text of every variant, as users match on it, and its source.
+    #[test]
+    fn log_error_texts_and_sources() {
+        let utf8 = DecodeError::new(DecodeErrorKind::InvalidUtf8, 5).in_field("name");
+        let batch = RecordError::new(RecordErrorKind::Decode { source: utf8.clone() }, Location::batch(7));
+        // Shown in place: the batch error's text, and its own source.
+        let err = LogError::from(batch.clone());
+        assert_eq!(err.to_string(), batch.to_string());
+        assert_eq!(err.to_string(), "batch at offset 7: name: string is not valid UTF-8 (offset 5)");
+        assert_eq!(err.source().map(ToString::to_string), Some(utf8.to_string()));
+        let crc = RecordError::new(RecordErrorKind::CrcMismatch { stored: 1, computed: 2 }, Location::batch(0));
+        assert!(LogError::from(crc).source().is_none());
+
+        let record = RecordDecodeError { part: RecordPart::Value, source: utf8.clone() };
+        assert_eq!(record.to_string(), "value: name: string is not valid UTF-8 (offset 5)");
+        assert_eq!(record.source().map(ToString::to_string), Some(utf8.to_string()));
+        let err = LogError::Record { offset: 42, source: record.clone() };
+        assert_eq!(err.to_string(), "record at offset 42: value: name: string is not valid UTF-8 (offset 5)");
+        assert_eq!(err.source().map(ToString::to_string), Some(record.to_string()));
+        let key = RecordDecodeError { part: RecordPart::Key, source: utf8 };
+        assert_eq!(key.to_string(), "key: name: string is not valid UTF-8 (offset 5)");
+
+        let err = LogError::Legacy { offset: 3, magic: 1 };
+        assert_eq!(err.to_string(), "entry at offset 3: legacy messages (magic 1) are not read as internal records");
+        assert!(err.source().is_none());
+        let err = LogError::Snapshot("no snapshot header");
+        assert_eq!(err.to_string(), "snapshot: no snapshot header");
+        assert!(err.source().is_none());
     }
 }

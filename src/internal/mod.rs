@@ -388,13 +388,25 @@ impl fmt::Display for RecordPart {
 /// A record's key or value that does not decode: which part, and the
 /// [`DecodeError`] with its place (message, version, field path, offset
 /// within that part).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{part}: {source}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordDecodeError {
     /// Key or value.
     pub part: RecordPart,
     /// What went wrong, and where.
     pub source: DecodeError,
+}
+
+impl fmt::Display for RecordDecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.part, self.source)
+    }
+}
+
+impl std::error::Error for RecordDecodeError {
+    /// The [`DecodeError`].
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
 }
 
 impl RecordDecodeError {

@@ -40,19 +40,17 @@ pub struct Uuid(pub [u8; 16]);
 
 /// Why text is not a uuid: [`Uuid`]'s `FromStr` (Kafka's base64 form) and
 /// [`Uuid::from_rfc_string`] (the RFC 4122 form).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseUuidError {
     /// Longer than the 24 characters of base64 with padding (Kafka refuses
     /// such text before decoding it).
-    #[error("{len} characters is too long for a base64 uuid (at most 24)")]
     TooLong {
         /// Length of the text, in bytes.
         len: usize,
     },
     /// A character outside the alphabet: URL-safe base64 (`A`–`Z`, `a`–`z`,
     /// `0`–`9`, `-`, `_`), or hex digits and hyphens for the RFC form.
-    #[error("{character:?} at byte {position} is not a {alphabet} character")]
     InvalidCharacter {
         /// The character.
         character: char,
@@ -62,14 +60,12 @@ pub enum ParseUuidError {
         alphabet: &'static str,
     },
     /// `=` other than as the two characters that pad 22 characters of base64 to 24.
-    #[error("misplaced base64 padding at byte {position}")]
     BadPadding {
         /// Byte offset of the first misplaced `=`.
         position: usize,
     },
     /// Base64 that does not decode to 16 bytes (22 characters, or 24 with
     /// `==`), or RFC text that is not 36 characters.
-    #[error("{len} characters is not the length of a {form} uuid ({expected})")]
     WrongLength {
         /// Length of the text without padding, in bytes.
         len: usize,
@@ -79,6 +75,23 @@ pub enum ParseUuidError {
         expected: &'static str,
     },
 }
+
+impl fmt::Display for ParseUuidError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLong { len } => write!(f, "{len} characters is too long for a base64 uuid (at most 24)"),
+            Self::InvalidCharacter { character, position, alphabet } => {
+                write!(f, "{character:?} at byte {position} is not a {alphabet} character")
+            }
+            Self::BadPadding { position } => write!(f, "misplaced base64 padding at byte {position}"),
+            Self::WrongLength { len, form, expected } => {
+                write!(f, "{len} characters is not the length of a {form} uuid ({expected})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseUuidError {}
 
 /// The URL-safe base64 alphabet (RFC 4648 §5).
 const BASE64_URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -408,5 +421,29 @@ mod tests {
         assert_eq!(ours.to_string(), "-B1Prn3sEdCnZQCgyR5r9g");
         assert_eq!(uuid::Uuid::from(ours), theirs);
         assert_eq!(ours.to_rfc_string(), theirs.to_string());
+    }
+
+    /// The text of every variant, as users match on it.
+    #[test]
+    fn error_texts() {
+        let cases = [
+            ("x".repeat(25).parse::<Uuid>().err(), "25 characters is too long for a base64 uuid (at most 24)"),
+            ("AAAA+AAAAAAAAAAAAAAAAA".parse::<Uuid>().err(), "'+' at byte 4 is not a URL-safe base64 character"),
+            ("AAAAAAAAAAAAAAAAAAAAAA=".parse::<Uuid>().err(), "misplaced base64 padding at byte 22"),
+            (
+                "AAAAAAAAAAAAAAAAAAAAA".parse::<Uuid>().err(),
+                "21 characters is not the length of a base64 uuid (22, or 24 with `==`)",
+            ),
+            (Uuid::from_rfc_string("0102").err(), "4 characters is not the length of a RFC 4122 uuid (36)"),
+            (
+                Uuid::from_rfc_string("01020304-0506-0708-090a-0b0c0d0e0f1g").err(),
+                "'g' at byte 35 is not a hex digit character",
+            ),
+        ];
+        for (err, text) in cases {
+            let err = err.expect(text);
+            assert_eq!(err.to_string(), text);
+            assert!(std::error::Error::source(&err).is_none());
+        }
     }
 }

@@ -14,12 +14,19 @@ use kwire::messages::{RequestBody, ResponseBody};
 /// use kwire_broker::forward::NotForwardable;
 /// assert_eq!(NotForwardable { api_key: ApiKey::Metadata }.to_string(), "api key 3 is not forwardable");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("api key {} is not forwardable", api_key.code())]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotForwardable {
     /// The request's api key.
     pub api_key: ApiKey,
 }
+
+impl std::fmt::Display for NotForwardable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "api key {} is not forwardable", self.api_key.code())
+    }
+}
+
+impl std::error::Error for NotForwardable {}
 
 /// Builds the response to `request` (a forwardable api, at `version`) that
 /// reports `code` for everything it asked, as Kafka 4.4's

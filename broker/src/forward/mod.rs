@@ -92,3 +92,97 @@ use kwire::api::{ApiInfo, API_INFO};
 pub fn forwardable_apis() -> impl Iterator<Item = &'static ApiInfo> {
     API_INFO.iter().filter(|info| info.forwardable)
 }
+
+#[cfg(test)]
+mod error_texts {
+    use kwire::api::ApiKey;
+    use kwire::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+
+    use super::{NotForwardable, ResponseError, UnwrapError, WrapError};
+
+    /// `(error, its text, the text of its source)` for each case.
+    fn check<E: std::error::Error>(cases: Vec<(E, &str, Option<&str>)>) {
+        for (err, text, source) in cases {
+            assert_eq!(err.to_string(), text, "{err:?}");
+            assert_eq!(err.source().map(ToString::to_string).as_deref(), source, "{err:?}");
+        }
+    }
+
+    fn utf8() -> DecodeError {
+        DecodeError::new(DecodeErrorKind::InvalidUtf8, 9).in_field("name")
+    }
+    const UTF8: &str = "name: string is not valid UTF-8 (offset 9)";
+
+    /// The text of every variant, as users match on it, and its source.
+    #[test]
+    fn wrap_error() {
+        check(vec![
+            (WrapError::NestedEnvelope, "an Envelope request cannot be forwarded inside another envelope", None),
+            (WrapError::NotForwardable { api_key: 3 }, "api key 3 is not forwardable", None),
+            (
+                WrapError::UnsupportedVersion { api_key: ApiKey::CreateTopics, version: 99 },
+                "CreateTopics (api key 19) has no version 99",
+                None,
+            ),
+            (WrapError::Malformed(utf8()), &format!("the request to forward is malformed: {UTF8}"), Some(UTF8)),
+            (
+                WrapError::Principal(EncodeError::new(EncodeErrorKind::DuplicateTag(3))),
+                "the principal cannot be encoded: tag 3 is used twice",
+                Some("tag 3 is used twice"),
+            ),
+        ]);
+    }
+
+    #[test]
+    fn unwrap_error() {
+        check(vec![
+            (UnwrapError::NestedEnvelope, "the envelope holds another envelope", None),
+            (
+                UnwrapError::NotForwardable { api_key: ApiKey::Metadata },
+                "the envelope holds Metadata (api key 3), which is not forwardable",
+                None,
+            ),
+            (UnwrapError::UnknownApiKey { api_key: -7 }, "the envelope holds api key -7, which is unknown", None),
+            (
+                UnwrapError::UnsupportedVersion { api_key: ApiKey::CreateTopics, version: 99 },
+                "the envelope holds CreateTopics (api key 19) at version 99, which it does not have",
+                None,
+            ),
+            (
+                UnwrapError::MalformedHeader(utf8()),
+                &format!("the embedded request header is malformed: {UTF8}"),
+                Some(UTF8),
+            ),
+            (
+                UnwrapError::MalformedBody(utf8()),
+                &format!("the embedded request body is malformed: {UTF8}"),
+                Some(UTF8),
+            ),
+            (UnwrapError::MissingPrincipal, "the envelope has no principal", None),
+            (
+                UnwrapError::MalformedPrincipal(utf8()),
+                &format!("the envelope's principal is malformed: {UTF8}"),
+                Some(UTF8),
+            ),
+            (
+                UnwrapError::BadClientAddress { len: 5 },
+                "the client address has 5 bytes; expected 4 (IPv4) or 16 (IPv6)",
+                None,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn response_error_and_not_forwardable() {
+        check(vec![
+            (ResponseError::MissingResponseData, "the envelope response has neither an error nor response data", None),
+            (ResponseError::Malformed(utf8()), &format!("the embedded response is malformed: {UTF8}"), Some(UTF8)),
+            (
+                ResponseError::CorrelationIdMismatch { expected: 3, found: 4 },
+                "the embedded response answers correlation id 4, not the forwarded 3",
+                None,
+            ),
+        ]);
+        check(vec![(NotForwardable { api_key: ApiKey::Metadata }, "api key 3 is not forwardable", None)]);
+    }
+}

@@ -117,20 +117,17 @@ impl WrappedRequest {
 /// use kwire::error_code::ErrorCode;
 /// assert_eq!(WrapError::NotForwardable { api_key: 3 }.error_code(), ErrorCode::InvalidRequest);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WrapError {
     /// The request is itself an Envelope.
-    #[error("an Envelope request cannot be forwarded inside another envelope")]
     NestedEnvelope,
     /// The api is unknown or not forwardable ([`kwire::api::ApiInfo::forwardable`]).
-    #[error("api key {api_key} is not forwardable")]
     NotForwardable {
         /// The request's api key.
         api_key: i16,
     },
     /// The api has no such version.
-    #[error("{} (api key {}) has no version {version}", .api_key.info().name, .api_key.code())]
     UnsupportedVersion {
         /// The request's api key.
         api_key: ApiKey,
@@ -138,11 +135,34 @@ pub enum WrapError {
         version: i16,
     },
     /// The request header or body does not decode, or bytes are left over.
-    #[error("the request to forward is malformed: {0}")]
-    Malformed(#[source] DecodeError),
+    Malformed(DecodeError),
     /// The principal cannot be encoded (a name over 32767 bytes).
-    #[error("the principal cannot be encoded: {0}")]
-    Principal(#[source] EncodeError),
+    Principal(EncodeError),
+}
+
+impl std::fmt::Display for WrapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NestedEnvelope => f.write_str("an Envelope request cannot be forwarded inside another envelope"),
+            Self::NotForwardable { api_key } => write!(f, "api key {api_key} is not forwardable"),
+            Self::UnsupportedVersion { api_key, version } => {
+                write!(f, "{} (api key {}) has no version {version}", api_key.info().name, api_key.code())
+            }
+            Self::Malformed(e) => write!(f, "the request to forward is malformed: {e}"),
+            Self::Principal(e) => write!(f, "the principal cannot be encoded: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for WrapError {
+    /// The decoding or encoding error of `Malformed` and `Principal`.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Malformed(e) => Some(e),
+            Self::Principal(e) => Some(e),
+            Self::NestedEnvelope | Self::NotForwardable { .. } | Self::UnsupportedVersion { .. } => None,
+        }
+    }
 }
 
 impl WrapError {
@@ -203,14 +223,12 @@ pub struct UnwrappedRequest {
 /// assert_eq!(refusal.envelope_response().error_code, 35);
 /// assert_eq!(refusal.envelope_response().response_data, None);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UnwrapError {
     /// The embedded request is itself an Envelope. INVALID_REQUEST (42).
-    #[error("the envelope holds another envelope")]
     NestedEnvelope,
     /// The embedded api key is known but not forwardable. INVALID_REQUEST (42).
-    #[error("the envelope holds {} (api key {}), which is not forwardable", .api_key.info().name, .api_key.code())]
     NotForwardable {
         /// The embedded api key.
         api_key: ApiKey,
@@ -218,17 +236,11 @@ pub enum UnwrapError {
     /// The embedded api key is unknown, so its request header cannot be
     /// read. UNSUPPORTED_VERSION (35), as for any embedded request that
     /// cannot be parsed (KAFKA-12168).
-    #[error("the envelope holds api key {api_key}, which is unknown")]
     UnknownApiKey {
         /// The embedded api key.
         api_key: i16,
     },
     /// The embedded version is not one the api has. UNSUPPORTED_VERSION (35).
-    #[error(
-        "the envelope holds {} (api key {}) at version {version}, which it does not have",
-        .api_key.info().name,
-        .api_key.code()
-    )]
     UnsupportedVersion {
         /// The embedded api key.
         api_key: ApiKey,
@@ -237,26 +249,59 @@ pub enum UnwrapError {
     },
     /// The embedded request header does not decode. UNSUPPORTED_VERSION
     /// (35) (KAFKA-12168).
-    #[error("the embedded request header is malformed: {0}")]
-    MalformedHeader(#[source] DecodeError),
+    MalformedHeader(DecodeError),
     /// The embedded request body does not decode. UNSUPPORTED_VERSION (35)
     /// (KAFKA-12168).
-    #[error("the embedded request body is malformed: {0}")]
-    MalformedBody(#[source] DecodeError),
+    MalformedBody(DecodeError),
     /// `RequestPrincipal` is null. PRINCIPAL_DESERIALIZATION_FAILURE (97).
-    #[error("the envelope has no principal")]
     MissingPrincipal,
     /// `RequestPrincipal` is not an int16 version 0 followed by a
     /// DefaultPrincipalData v0 ([`decode_principal`]).
     /// PRINCIPAL_DESERIALIZATION_FAILURE (97).
-    #[error("the envelope's principal is malformed: {0}")]
-    MalformedPrincipal(#[source] DecodeError),
+    MalformedPrincipal(DecodeError),
     /// `ClientHostAddress` is neither 4 nor 16 bytes. INVALID_REQUEST (42).
-    #[error("the client address has {len} bytes; expected 4 (IPv4) or 16 (IPv6)")]
     BadClientAddress {
         /// Its length in bytes.
         len: usize,
     },
+}
+
+impl std::fmt::Display for UnwrapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NestedEnvelope => f.write_str("the envelope holds another envelope"),
+            Self::NotForwardable { api_key } => write!(
+                f,
+                "the envelope holds {} (api key {}), which is not forwardable",
+                api_key.info().name,
+                api_key.code()
+            ),
+            Self::UnknownApiKey { api_key } => write!(f, "the envelope holds api key {api_key}, which is unknown"),
+            Self::UnsupportedVersion { api_key, version } => write!(
+                f,
+                "the envelope holds {} (api key {}) at version {version}, which it does not have",
+                api_key.info().name,
+                api_key.code()
+            ),
+            Self::MalformedHeader(e) => write!(f, "the embedded request header is malformed: {e}"),
+            Self::MalformedBody(e) => write!(f, "the embedded request body is malformed: {e}"),
+            Self::MissingPrincipal => f.write_str("the envelope has no principal"),
+            Self::MalformedPrincipal(e) => write!(f, "the envelope's principal is malformed: {e}"),
+            Self::BadClientAddress { len } => {
+                write!(f, "the client address has {len} bytes; expected 4 (IPv4) or 16 (IPv6)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for UnwrapError {
+    /// The [`DecodeError`] of the `Malformed…` variants.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::MalformedHeader(e) | Self::MalformedBody(e) | Self::MalformedPrincipal(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 impl UnwrapError {

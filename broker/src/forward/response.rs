@@ -103,25 +103,44 @@ pub enum ForwardOutcome {
 /// let err = ResponseError::CorrelationIdMismatch { expected: 3, found: 4 };
 /// assert_eq!(err.to_string(), "the embedded response answers correlation id 4, not the forwarded 3");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ResponseError {
     /// `ErrorCode` is 0 but `ResponseData` is null.
-    #[error("the envelope response has neither an error nor response data")]
     MissingResponseData,
     /// The embedded response header or body does not decode at the
     /// forwarded request's api key and version. Bytes after the body are
     /// not an error: Kafka's forwarding broker leaves them unread.
-    #[error("the embedded response is malformed: {0}")]
-    Malformed(#[source] DecodeError),
+    Malformed(DecodeError),
     /// The embedded response answers another request.
-    #[error("the embedded response answers correlation id {found}, not the forwarded {expected}")]
     CorrelationIdMismatch {
         /// The forwarded request's correlation id.
         expected: i32,
         /// The embedded response header's correlation id.
         found: i32,
     },
+}
+
+impl std::fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::MissingResponseData => f.write_str("the envelope response has neither an error nor response data"),
+            Self::Malformed(e) => write!(f, "the embedded response is malformed: {e}"),
+            Self::CorrelationIdMismatch { expected, found } => {
+                write!(f, "the embedded response answers correlation id {found}, not the forwarded {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResponseError {
+    /// The [`DecodeError`] of [`ResponseError::Malformed`].
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Malformed(e) => Some(e),
+            Self::MissingResponseData | Self::CorrelationIdMismatch { .. } => None,
+        }
+    }
 }
 
 /// Reads the controller's EnvelopeResponse to `forwarded` (the request

@@ -24,10 +24,9 @@ pub const CONNECTIONS_MAX_REAUTH_MS: &str = "connections.max.reauth.ms";
 ///     ReauthConfigError::Negative { key: "connections.max.reauth.ms".into(), value: -5 }
 /// );
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReauthConfigError {
     /// The value is not a whole number of milliseconds that fits in an `i64`.
-    #[error("setting `{key}` = {value:?} is not a whole number of milliseconds")]
     NotANumber {
         /// The setting key, e.g. `listener.name.sasl_ssl.connections.max.reauth.ms`.
         key: String,
@@ -35,7 +34,6 @@ pub enum ReauthConfigError {
         value: String,
     },
     /// The value is below zero (use 0 for "no limit").
-    #[error("setting `{key}` = {value} is negative; 0 means no limit")]
     Negative {
         /// The setting key.
         key: String,
@@ -43,6 +41,19 @@ pub enum ReauthConfigError {
         value: i64,
     },
 }
+
+impl std::fmt::Display for ReauthConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotANumber { key, value } => {
+                write!(f, "setting `{key}` = {value:?} is not a whole number of milliseconds")
+            }
+            Self::Negative { key, value } => write!(f, "setting `{key}` = {value} is negative; 0 means no limit"),
+        }
+    }
+}
+
+impl std::error::Error for ReauthConfigError {}
 
 /// The three setting keys that may hold `connections.max.reauth.ms` for a
 /// listener and SASL mechanism, most specific first:
@@ -192,5 +203,24 @@ mod tests {
         ));
         let map = settings(&[("connections.max.reauth.ms", "")]);
         assert!(matches!(resolve(&map), Err(ReauthConfigError::NotANumber { .. })));
+    }
+
+    /// The text of each variant, as users match on it; neither has a source.
+    #[test]
+    fn error_texts() {
+        let cases = [
+            (
+                ReauthConfigError::NotANumber { key: "connections.max.reauth.ms".into(), value: "1.5".into() },
+                "setting `connections.max.reauth.ms` = \"1.5\" is not a whole number of milliseconds",
+            ),
+            (
+                ReauthConfigError::Negative { key: "connections.max.reauth.ms".into(), value: -5 },
+                "setting `connections.max.reauth.ms` = -5 is negative; 0 means no limit",
+            ),
+        ];
+        for (err, text) in cases {
+            assert_eq!(err.to_string(), text);
+            assert!(std::error::Error::source(&err).is_none());
+        }
     }
 }
