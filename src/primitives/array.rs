@@ -117,10 +117,10 @@ fn room(left: usize, len: usize, input_left: usize, size: usize, first: bool) ->
 /// defaults, a batch at a time, and decoded in place too. One loop, so an
 /// element type's decoding (often inlined) is compiled once per array type.
 ///
-/// Written with a raw pointer and a counter rather than slice iterators
-/// and `spare_capacity_mut`: the same machine code, with fewer library
-/// functions to compile for each element type (iterator constructors,
-/// `next`, `take`, range indexing).
+/// The elements are decoded through a slice iterator (an index loop runs
+/// more instructions per element), and the defaults written through a raw
+/// pointer: fewer library functions to compile for each element type than
+/// range indexing, `spare_capacity_mut` and `take`.
 fn decode_items_into<B: Input, T: Decode<B>>(
     items: &mut Vec<T>,
     count: usize,
@@ -133,11 +133,10 @@ fn decode_items_into<B: Input, T: Decode<B>>(
     let mut i = 0;
     loop {
         let len = items.len();
-        let first = items.as_mut_ptr();
-        while i < len {
-            // SAFETY: `i` is below the vector's length, and the vector is
-            // not touched while the element is borrowed.
-            let item = unsafe { &mut *first.add(i) };
+        // SAFETY: elements `i..len` are initialized, and the vector is
+        // not touched while they are borrowed.
+        let rest = unsafe { std::slice::from_raw_parts_mut(items.as_mut_ptr().add(i), len - i) };
+        for item in rest {
             if let Err(e) = item.decode_value_into(r, version, flexible) {
                 return Err(e.at_index(i));
             }
