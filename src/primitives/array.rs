@@ -245,6 +245,21 @@ mod tests {
     }
 
     #[test]
+    fn room_is_bounded_by_the_input_the_first_reservation_and_the_count() {
+        // First room: the elements left, the input's bytes over the element
+        // size (at least one), and `MAX_PREALLOC`.
+        assert_eq!(room(10, 0, 1000, 8, true), 10);
+        assert_eq!(room(1_000_000, 0, 80, 8, true), 10);
+        assert_eq!(room(1_000_000, 0, 0, 8, true), 1);
+        assert_eq!(room(1_000_000, 0, 1 << 30, 8, true), MAX_PREALLOC);
+        assert_eq!(room(5, 0, 100, 0, true), 5);
+        // Later room doubles the vector, up to the elements left.
+        assert_eq!(room(5000, 1024, 80, 8, false), 1024);
+        assert_eq!(room(300, 1024, 1 << 30, 8, false), 300);
+        assert_eq!(room(5000, 10, 1 << 30, 8, false), 5000);
+    }
+
+    #[test]
     fn an_error_past_the_first_batch_names_its_element() -> Result<(), EncodeError> {
         let input = encoded(&names(3000, "t"))?;
         // Cut inside the last element ("t2999": 2 + 5 bytes).
