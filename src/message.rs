@@ -262,7 +262,10 @@ pub trait Message: Encode + Decode + Default + Clone + fmt::Debug + PartialEq {
         if !Self::VERSIONS.contains(version) {
             return Err(r.error(DecodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
         }
-        self.decode_value_into(r, version, false).map_err(|e| e.in_message(Self::NAME, version))
+        match self.decode_value_into(r, version, false) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(e.in_message(Self::NAME, version)),
+        }
     }
 
     /// Reads a message at `version` from a [`Reader`].
@@ -356,7 +359,13 @@ fn decode_checked<B: Input, T: Decode<B>>(
     if !versions.contains(version) {
         return Err(r.error(DecodeErrorKind::UnsupportedVersion(version)).in_message(name, version));
     }
-    T::decode_value(r, version, false).map_err(|e| e.in_message(name, version))
+    // `Decode::decode_value` written out, and `match` rather than
+    // `map_err`: fewer functions to compile for each message.
+    let mut value = T::default();
+    match value.decode_value_into(r, version, false) {
+        Ok(()) => Ok(value),
+        Err(e) => Err(e.in_message(name, version)),
+    }
 }
 
 /// A request or response: a message with an api key.

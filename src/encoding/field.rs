@@ -48,7 +48,12 @@ pub fn decode<B: Input, T: Decode<B>>(
     flexible: bool,
     name: &'static str,
 ) -> Result<T, DecodeError> {
-    T::decode_value(r, version, flexible).map_err(|e| e.in_field(name))
+    // `match` rather than `map_err`: no closure and no `map_err` to
+    // compile for each field type.
+    match T::decode_value(r, version, flexible) {
+        Ok(value) => Ok(value),
+        Err(e) => Err(e.in_field(name)),
+    }
 }
 
 /// [`Decode::decode_value_into`], naming the field on error.
@@ -60,7 +65,10 @@ pub fn decode_into<B: Input, T: Decode<B>>(
     flexible: bool,
     name: &'static str,
 ) -> Result<(), DecodeError> {
-    place.decode_value_into(r, version, flexible).map_err(|e| e.in_field(name))
+    match place.decode_value_into(r, version, flexible) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(e.in_field(name)),
+    }
 }
 
 /// [`Segment::put_str`], naming the field on error.
@@ -153,7 +161,10 @@ pub fn decode_fixed_array_into<B: Input, T: Fixed>(
     flexible: bool,
     name: &'static str,
 ) -> Result<(), DecodeError> {
-    read_fixed_array(place, r, flexible).map_err(|e| e.in_field(name))
+    match read_fixed_array(place, r, flexible) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(e.in_field(name)),
+    }
 }
 
 fn read_fixed_array<B: Input, T: Fixed>(
@@ -228,7 +239,10 @@ pub fn decode_tagged<B: Input, T: Decode<B>>(
     version: i16,
     name: &'static str,
 ) -> Result<T, DecodeError> {
-    T::decode_tagged(r, version).map_err(|e| e.in_field(name))
+    match T::decode_tagged(r, version) {
+        Ok(value) => Ok(value),
+        Err(e) => Err(e.in_field(name)),
+    }
 }
 
 #[cold]

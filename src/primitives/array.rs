@@ -46,10 +46,9 @@ impl<B: Input, T: Decode<B>> Decode<B> for Vec<T> {
             self.clear();
             return Ok(());
         }
-        let offset = r.offset();
-        match read_count(r, flexible, T::MIN_SIZE)? {
-            Some(count) => decode_items_into(self, count, r, version, flexible),
-            None => Err(null_not_allowed(offset)),
+        match read_required_count(r, flexible, T::MIN_SIZE) {
+            Ok(count) => decode_items_into(self, count, r, version, flexible),
+            Err(e) => Err(e),
         }
     }
 }
@@ -88,10 +87,40 @@ fn read_count<B: Input>(r: &mut Reader<B>, flexible: bool, min_size: usize) -> R
     Ok(count)
 }
 
+/// [`read_count`] for an array that may not be null.
+fn read_required_count<B: Input>(r: &mut Reader<B>, flexible: bool, min_size: usize) -> Result<usize, DecodeError> {
+    let offset = r.offset();
+    match read_count(r, flexible, min_size)? {
+        Some(count) => Ok(count),
+        None => Err(null_not_allowed(offset)),
+    }
+}
+
+/// How many elements [`decode_items_into`] adds room for, `left` of them
+/// still to decode into a vector of `len` (all decoded) with `input_left`
+/// bytes of input for elements of `size` bytes each. No more than the
+/// input has bytes left for: a hostile count of large structs gets a small
+/// start, and the vector grows only with elements that really decode. The
+/// first room (`first`) is at most `MAX_PREALLOC` elements; later room
+/// doubles the vector, as a vector grows, but never past `left`. Not
+/// generic: the arithmetic is compiled once, not for each element type.
+fn room(left: usize, len: usize, input_left: usize, size: usize, first: bool) -> usize {
+    let wanted = left.min((input_left / size.max(1)).max(1));
+    match first {
+        true => wanted.min(MAX_PREALLOC),
+        false => wanted.max(len).min(left),
+    }
+}
+
 /// Reads `count` elements into `items`: the elements already there are
 /// decoded in place (keeping their allocations), the rest are added as
 /// defaults, a batch at a time, and decoded in place too. One loop, so an
 /// element type's decoding (often inlined) is compiled once per array type.
+///
+/// The elements are decoded through a slice iterator (an index loop runs
+/// more instructions per element), and the defaults written through a raw
+/// pointer: fewer library functions to compile for each element type than
+/// range indexing, `spare_capacity_mut` and `take`.
 fn decode_items_into<B: Input, T: Decode<B>>(
     items: &mut Vec<T>,
     count: usize,
@@ -103,7 +132,11 @@ fn decode_items_into<B: Input, T: Decode<B>>(
     let kept = items.len();
     let mut i = 0;
     loop {
-        for item in items.get_mut(i..).unwrap_or_default() {
+        let len = items.len();
+        // SAFETY: elements `i..len` are initialized, and the vector is
+        // not touched while they are borrowed.
+        let rest = unsafe { std::slice::from_raw_parts_mut(items.as_mut_ptr().add(i), len - i) };
+        for item in rest {
             if let Err(e) = item.decode_value_into(r, version, flexible) {
                 return Err(e.at_index(i));
             }
@@ -112,21 +145,12 @@ fn decode_items_into<B: Input, T: Decode<B>>(
         if i >= count {
             return Ok(());
         }
-        // No more room than the input has bytes left for: a hostile count
-        // of large structs gets a small start, and the vector grows only
-        // with elements that really decode. The first room is exact (at
-        // most `MAX_PREALLOC` elements), later room grows as a vector does.
-        let by_input = (r.remaining() / std::mem::size_of::<T>().max(1)).max(1);
-        let wanted = (count - i).min(by_input);
-        match i == kept {
-            true => items.reserve_exact(wanted.min(MAX_PREALLOC)),
-            false => items.reserve(wanted),
-        }
-        let len = items.len();
-        let spare = items.spare_capacity_mut();
-        let batch = spare.len().min(count - i);
-        for slot in spare.iter_mut().take(batch) {
-            slot.write(T::default());
+        items.reserve_exact(room(count - i, len, r.remaining(), std::mem::size_of::<T>(), i == kept));
+        let batch = (items.capacity() - len).min(count - i);
+        let first = items.as_mut_ptr();
+        for slot in len..len + batch {
+            // SAFETY: `slot` is below the capacity, past the length.
+            unsafe { first.add(slot).write(T::default()) };
         }
         // SAFETY: the `batch` slots after the first `len` elements were
         // initialized just above, within the capacity. A panic in `default`
@@ -218,6 +242,21 @@ mod tests {
         let fresh = Vec::<ByteString>::decode_value(&mut Reader::new(input), 0, false)?;
         assert_eq!(fresh, expected);
         Ok(())
+    }
+
+    #[test]
+    fn room_is_bounded_by_the_input_the_first_reservation_and_the_count() {
+        // First room: the elements left, the input's bytes over the element
+        // size (at least one), and `MAX_PREALLOC`.
+        assert_eq!(room(10, 0, 1000, 8, true), 10);
+        assert_eq!(room(1_000_000, 0, 80, 8, true), 10);
+        assert_eq!(room(1_000_000, 0, 0, 8, true), 1);
+        assert_eq!(room(1_000_000, 0, 1 << 30, 8, true), MAX_PREALLOC);
+        assert_eq!(room(5, 0, 100, 0, true), 5);
+        // Later room doubles the vector, up to the elements left.
+        assert_eq!(room(5000, 1024, 80, 8, false), 1024);
+        assert_eq!(room(300, 1024, 1 << 30, 8, false), 300);
+        assert_eq!(room(5000, 10, 1 << 30, 8, false), 5000);
     }
 
     #[test]
