@@ -100,7 +100,10 @@ run() {
     if ! (cd fuzz && cargo fuzz run -O "$t" -- -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 ${per_input:+-timeout="$per_input"}) > "$log" 2>&1; then
         tail -n 40 "$log"
         input=$(artifact "$log")
-        echo "fuzz: target $t failed; log: $log" >&2
+        # What failed, in one line: the panic's message or the sanitizer's
+        # finding (a backtrace can push it out of the tail above).
+        echo "fuzz: target $t failed: $(grep -m 1 -A 1 -E "panicked at|ERROR: " "$log" | tr '\n' ' ' | cut -c 1-400)" >&2
+        echo "fuzz: log: $log" >&2
         if [ -n "$input" ]; then
             echo "fuzz: the failing input: $input" >&2
             echo "fuzz: reproduce with: (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run -O $t $input)" >&2

@@ -1838,3 +1838,19 @@ fn sized_frame_errors_count_from_the_size_prefix() {
     let err = kwire::frame::RequestFrame::decode_sized(Bytes::from_static(&[0, 0, 0, 26, 0])).unwrap_err();
     assert_eq!(err.to_string(), "size: need 26 bytes, have 1 (offset 0)");
 }
+
+/// A float64 travels as its 8 bytes, a NaN's payload included, both ways.
+/// A NaN is not equal to itself, so a round trip of such a value is judged
+/// by its bytes (as the fuzz targets do), not by `==`.
+#[test]
+fn float64_nan_keeps_its_bits() {
+    use kwire::messages::DescribeClientQuotasResponse;
+    // v0: throttle 0, no error, null message, one entry: no entity, one value
+    // "k" = the NaN 0x7ff80000deadbeef.
+    let bytes = "00000000 0000 ffff 00000001 00000000 00000001 0001 6b 7ff80000deadbeef";
+    let m = DescribeClientQuotasResponse::decode(&mut hex(bytes), 0).unwrap();
+    let value = m.entries.as_ref().unwrap()[0].values[0].value;
+    assert_eq!(value.to_bits(), 0x7ff8_0000_dead_beef);
+    assert_ne!(m, m.clone());
+    assert_eq!(spaced(&m.to_bytes(0).unwrap()), spaced(&hex(bytes)));
+}
