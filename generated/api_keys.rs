@@ -7409,6 +7409,1782 @@ impl RequestBody {
             _ => None,
         }
     }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_produce(
+        self,
+    ) -> Result<
+        super::produce_request::ProduceRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::Produce(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 0,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_fetch(
+        self,
+    ) -> Result<super::fetch_request::FetchRequest, kwire::error::UnexpectedBody<Self>> {
+        match self {
+            Self::Fetch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 1,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_list_offsets(
+        self,
+    ) -> Result<
+        super::list_offsets_request::ListOffsetsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ListOffsets(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 2,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_metadata(
+        self,
+    ) -> Result<
+        super::metadata_request::MetadataRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::Metadata(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 3,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_leader_and_isr(
+        self,
+    ) -> Result<
+        super::leader_and_isr_request::LeaderAndIsrRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::LeaderAndIsr(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 4,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_stop_replica(
+        self,
+    ) -> Result<
+        super::stop_replica_request::StopReplicaRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::StopReplica(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 5,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_update_metadata(
+        self,
+    ) -> Result<
+        super::update_metadata_request::UpdateMetadataRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::UpdateMetadata(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 6,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_controlled_shutdown(
+        self,
+    ) -> Result<
+        super::controlled_shutdown_request::ControlledShutdownRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ControlledShutdown(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 7,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_offset_commit(
+        self,
+    ) -> Result<
+        super::offset_commit_request::OffsetCommitRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::OffsetCommit(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 8,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_offset_fetch(
+        self,
+    ) -> Result<
+        super::offset_fetch_request::OffsetFetchRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::OffsetFetch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 9,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_find_coordinator(
+        self,
+    ) -> Result<
+        super::find_coordinator_request::FindCoordinatorRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::FindCoordinator(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 10,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_join_group(
+        self,
+    ) -> Result<
+        super::join_group_request::JoinGroupRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::JoinGroup(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 11,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_heartbeat(
+        self,
+    ) -> Result<
+        super::heartbeat_request::HeartbeatRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::Heartbeat(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 12,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_leave_group(
+        self,
+    ) -> Result<
+        super::leave_group_request::LeaveGroupRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::LeaveGroup(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 13,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_sync_group(
+        self,
+    ) -> Result<
+        super::sync_group_request::SyncGroupRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::SyncGroup(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 14,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_groups(
+        self,
+    ) -> Result<
+        super::describe_groups_request::DescribeGroupsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeGroups(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 15,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_list_groups(
+        self,
+    ) -> Result<
+        super::list_groups_request::ListGroupsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ListGroups(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 16,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_sasl_handshake(
+        self,
+    ) -> Result<
+        super::sasl_handshake_request::SaslHandshakeRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::SaslHandshake(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 17,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_api_versions(
+        self,
+    ) -> Result<
+        super::api_versions_request::ApiVersionsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ApiVersions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 18,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_create_topics(
+        self,
+    ) -> Result<
+        super::create_topics_request::CreateTopicsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::CreateTopics(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 19,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_topics(
+        self,
+    ) -> Result<
+        super::delete_topics_request::DeleteTopicsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteTopics(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 20,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_records(
+        self,
+    ) -> Result<
+        super::delete_records_request::DeleteRecordsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteRecords(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 21,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_init_producer_id(
+        self,
+    ) -> Result<
+        super::init_producer_id_request::InitProducerIdRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::InitProducerId(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 22,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_offset_for_leader_epoch(
+        self,
+    ) -> Result<
+        super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::OffsetForLeaderEpoch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 23,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_add_partitions_to_txn(
+        self,
+    ) -> Result<
+        super::add_partitions_to_txn_request::AddPartitionsToTxnRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AddPartitionsToTxn(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 24,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_add_offsets_to_txn(
+        self,
+    ) -> Result<
+        super::add_offsets_to_txn_request::AddOffsetsToTxnRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AddOffsetsToTxn(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 25,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_end_txn(
+        self,
+    ) -> Result<
+        super::end_txn_request::EndTxnRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::EndTxn(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 26,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_write_txn_markers(
+        self,
+    ) -> Result<
+        super::write_txn_markers_request::WriteTxnMarkersRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::WriteTxnMarkers(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 27,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_txn_offset_commit(
+        self,
+    ) -> Result<
+        super::txn_offset_commit_request::TxnOffsetCommitRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::TxnOffsetCommit(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 28,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_acls(
+        self,
+    ) -> Result<
+        super::describe_acls_request::DescribeAclsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeAcls(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 29,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_create_acls(
+        self,
+    ) -> Result<
+        super::create_acls_request::CreateAclsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::CreateAcls(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 30,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_acls(
+        self,
+    ) -> Result<
+        super::delete_acls_request::DeleteAclsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteAcls(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 31,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_configs(
+        self,
+    ) -> Result<
+        super::describe_configs_request::DescribeConfigsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeConfigs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 32,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_configs(
+        self,
+    ) -> Result<
+        super::alter_configs_request::AlterConfigsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterConfigs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 33,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_replica_log_dirs(
+        self,
+    ) -> Result<
+        super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterReplicaLogDirs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 34,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_log_dirs(
+        self,
+    ) -> Result<
+        super::describe_log_dirs_request::DescribeLogDirsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeLogDirs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 35,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_sasl_authenticate(
+        self,
+    ) -> Result<
+        super::sasl_authenticate_request::SaslAuthenticateRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::SaslAuthenticate(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 36,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_create_partitions(
+        self,
+    ) -> Result<
+        super::create_partitions_request::CreatePartitionsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::CreatePartitions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 37,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_create_delegation_token(
+        self,
+    ) -> Result<
+        super::create_delegation_token_request::CreateDelegationTokenRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::CreateDelegationToken(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 38,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_renew_delegation_token(
+        self,
+    ) -> Result<
+        super::renew_delegation_token_request::RenewDelegationTokenRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::RenewDelegationToken(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 39,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_expire_delegation_token(
+        self,
+    ) -> Result<
+        super::expire_delegation_token_request::ExpireDelegationTokenRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ExpireDelegationToken(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 40,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_delegation_token(
+        self,
+    ) -> Result<
+        super::describe_delegation_token_request::DescribeDelegationTokenRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeDelegationToken(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 41,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_groups(
+        self,
+    ) -> Result<
+        super::delete_groups_request::DeleteGroupsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteGroups(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 42,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_elect_leaders(
+        self,
+    ) -> Result<
+        super::elect_leaders_request::ElectLeadersRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ElectLeaders(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 43,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_incremental_alter_configs(
+        self,
+    ) -> Result<
+        super::incremental_alter_configs_request::IncrementalAlterConfigsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::IncrementalAlterConfigs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 44,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_partition_reassignments(
+        self,
+    ) -> Result<
+        super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterPartitionReassignments(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 45,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_list_partition_reassignments(
+        self,
+    ) -> Result<
+        super::list_partition_reassignments_request::ListPartitionReassignmentsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ListPartitionReassignments(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 46,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_offset_delete(
+        self,
+    ) -> Result<
+        super::offset_delete_request::OffsetDeleteRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::OffsetDelete(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 47,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_client_quotas(
+        self,
+    ) -> Result<
+        super::describe_client_quotas_request::DescribeClientQuotasRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeClientQuotas(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 48,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_client_quotas(
+        self,
+    ) -> Result<
+        super::alter_client_quotas_request::AlterClientQuotasRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterClientQuotas(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 49,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_user_scram_credentials(
+        self,
+    ) -> Result<
+        super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeUserScramCredentials(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 50,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_user_scram_credentials(
+        self,
+    ) -> Result<
+        super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterUserScramCredentials(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 51,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_vote(
+        self,
+    ) -> Result<super::vote_request::VoteRequest, kwire::error::UnexpectedBody<Self>> {
+        match self {
+            Self::Vote(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 52,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_begin_quorum_epoch(
+        self,
+    ) -> Result<
+        super::begin_quorum_epoch_request::BeginQuorumEpochRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::BeginQuorumEpoch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 53,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_end_quorum_epoch(
+        self,
+    ) -> Result<
+        super::end_quorum_epoch_request::EndQuorumEpochRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::EndQuorumEpoch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 54,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_quorum(
+        self,
+    ) -> Result<
+        super::describe_quorum_request::DescribeQuorumRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeQuorum(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 55,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_partition(
+        self,
+    ) -> Result<
+        super::alter_partition_request::AlterPartitionRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterPartition(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 56,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_update_features(
+        self,
+    ) -> Result<
+        super::update_features_request::UpdateFeaturesRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::UpdateFeatures(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 57,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_envelope(
+        self,
+    ) -> Result<
+        super::envelope_request::EnvelopeRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::Envelope(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 58,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_fetch_snapshot(
+        self,
+    ) -> Result<
+        super::fetch_snapshot_request::FetchSnapshotRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::FetchSnapshot(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 59,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_cluster(
+        self,
+    ) -> Result<
+        super::describe_cluster_request::DescribeClusterRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeCluster(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 60,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_producers(
+        self,
+    ) -> Result<
+        super::describe_producers_request::DescribeProducersRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeProducers(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 61,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_broker_registration(
+        self,
+    ) -> Result<
+        super::broker_registration_request::BrokerRegistrationRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::BrokerRegistration(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 62,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_broker_heartbeat(
+        self,
+    ) -> Result<
+        super::broker_heartbeat_request::BrokerHeartbeatRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::BrokerHeartbeat(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 63,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_unregister_broker(
+        self,
+    ) -> Result<
+        super::unregister_broker_request::UnregisterBrokerRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::UnregisterBroker(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 64,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_transactions(
+        self,
+    ) -> Result<
+        super::describe_transactions_request::DescribeTransactionsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeTransactions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 65,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_list_transactions(
+        self,
+    ) -> Result<
+        super::list_transactions_request::ListTransactionsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ListTransactions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 66,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_allocate_producer_ids(
+        self,
+    ) -> Result<
+        super::allocate_producer_ids_request::AllocateProducerIdsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AllocateProducerIds(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 67,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_consumer_group_heartbeat(
+        self,
+    ) -> Result<
+        super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ConsumerGroupHeartbeat(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 68,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_consumer_group_describe(
+        self,
+    ) -> Result<
+        super::consumer_group_describe_request::ConsumerGroupDescribeRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ConsumerGroupDescribe(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 69,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_controller_registration(
+        self,
+    ) -> Result<
+        super::controller_registration_request::ControllerRegistrationRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ControllerRegistration(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 70,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_get_telemetry_subscriptions(
+        self,
+    ) -> Result<
+        super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::GetTelemetrySubscriptions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 71,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_push_telemetry(
+        self,
+    ) -> Result<
+        super::push_telemetry_request::PushTelemetryRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::PushTelemetry(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 72,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_assign_replicas_to_dirs(
+        self,
+    ) -> Result<
+        super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AssignReplicasToDirs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 73,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_list_config_resources(
+        self,
+    ) -> Result<
+        super::list_config_resources_request::ListConfigResourcesRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ListConfigResources(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 74,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_topic_partitions(
+        self,
+    ) -> Result<
+        super::describe_topic_partitions_request::DescribeTopicPartitionsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeTopicPartitions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 75,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_share_group_heartbeat(
+        self,
+    ) -> Result<
+        super::share_group_heartbeat_request::ShareGroupHeartbeatRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ShareGroupHeartbeat(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 76,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_share_group_describe(
+        self,
+    ) -> Result<
+        super::share_group_describe_request::ShareGroupDescribeRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ShareGroupDescribe(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 77,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_share_fetch(
+        self,
+    ) -> Result<
+        super::share_fetch_request::ShareFetchRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ShareFetch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 78,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_share_acknowledge(
+        self,
+    ) -> Result<
+        super::share_acknowledge_request::ShareAcknowledgeRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ShareAcknowledge(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 79,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_add_raft_voter(
+        self,
+    ) -> Result<
+        super::add_raft_voter_request::AddRaftVoterRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AddRaftVoter(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 80,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_remove_raft_voter(
+        self,
+    ) -> Result<
+        super::remove_raft_voter_request::RemoveRaftVoterRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::RemoveRaftVoter(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 81,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_update_raft_voter(
+        self,
+    ) -> Result<
+        super::update_raft_voter_request::UpdateRaftVoterRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::UpdateRaftVoter(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 82,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_initialize_share_group_state(
+        self,
+    ) -> Result<
+        super::initialize_share_group_state_request::InitializeShareGroupStateRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::InitializeShareGroupState(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 83,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_read_share_group_state(
+        self,
+    ) -> Result<
+        super::read_share_group_state_request::ReadShareGroupStateRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ReadShareGroupState(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 84,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_write_share_group_state(
+        self,
+    ) -> Result<
+        super::write_share_group_state_request::WriteShareGroupStateRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::WriteShareGroupState(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 85,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_share_group_state(
+        self,
+    ) -> Result<
+        super::delete_share_group_state_request::DeleteShareGroupStateRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteShareGroupState(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 86,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_read_share_group_state_summary(
+        self,
+    ) -> Result<
+        super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ReadShareGroupStateSummary(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 87,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_streams_group_heartbeat(
+        self,
+    ) -> Result<
+        super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::StreamsGroupHeartbeat(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 88,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_streams_group_describe(
+        self,
+    ) -> Result<
+        super::streams_group_describe_request::StreamsGroupDescribeRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::StreamsGroupDescribe(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 89,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_share_group_offsets(
+        self,
+    ) -> Result<
+        super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeShareGroupOffsets(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 90,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_share_group_offsets(
+        self,
+    ) -> Result<
+        super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterShareGroupOffsets(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 91,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_share_group_offsets(
+        self,
+    ) -> Result<
+        super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteShareGroupOffsets(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 92,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_streams_group_topology_description_update(
+        self,
+    ) -> Result<
+        super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 93,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_unregister_controller(
+        self,
+    ) -> Result<
+        super::unregister_controller_request::UnregisterControllerRequest,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::UnregisterController(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 94,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
 }
 impl From<super::produce_request::ProduceRequest> for RequestBody {
     fn from(m: super::produce_request::ProduceRequest) -> Self {
@@ -7418,18 +9194,8 @@ impl From<super::produce_request::ProduceRequest> for RequestBody {
 /// The body of api key 0, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::produce_request::ProduceRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::Produce(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 0,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_produce()
     }
 }
 impl From<super::fetch_request::FetchRequest> for RequestBody {
@@ -7440,18 +9206,8 @@ impl From<super::fetch_request::FetchRequest> for RequestBody {
 /// The body of api key 1, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::fetch_request::FetchRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::Fetch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 1,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_fetch()
     }
 }
 impl From<super::list_offsets_request::ListOffsetsRequest> for RequestBody {
@@ -7462,18 +9218,8 @@ impl From<super::list_offsets_request::ListOffsetsRequest> for RequestBody {
 /// The body of api key 2, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::list_offsets_request::ListOffsetsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ListOffsets(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 2,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_list_offsets()
     }
 }
 impl From<super::metadata_request::MetadataRequest> for RequestBody {
@@ -7484,18 +9230,8 @@ impl From<super::metadata_request::MetadataRequest> for RequestBody {
 /// The body of api key 3, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::metadata_request::MetadataRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::Metadata(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 3,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_metadata()
     }
 }
 #[cfg(feature = "controller")]
@@ -7508,18 +9244,8 @@ impl From<super::leader_and_isr_request::LeaderAndIsrRequest> for RequestBody {
 /// The body of api key 4, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::leader_and_isr_request::LeaderAndIsrRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::LeaderAndIsr(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 4,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_leader_and_isr()
     }
 }
 #[cfg(feature = "controller")]
@@ -7532,18 +9258,8 @@ impl From<super::stop_replica_request::StopReplicaRequest> for RequestBody {
 /// The body of api key 5, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::stop_replica_request::StopReplicaRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::StopReplica(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 5,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_stop_replica()
     }
 }
 #[cfg(feature = "controller")]
@@ -7556,18 +9272,8 @@ impl From<super::update_metadata_request::UpdateMetadataRequest> for RequestBody
 /// The body of api key 6, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::update_metadata_request::UpdateMetadataRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::UpdateMetadata(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 6,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_update_metadata()
     }
 }
 #[cfg(feature = "controller")]
@@ -7582,18 +9288,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::controlled_shutdown_request::ControlledShutdownRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ControlledShutdown(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 7,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_controlled_shutdown()
     }
 }
 impl From<super::offset_commit_request::OffsetCommitRequest> for RequestBody {
@@ -7604,18 +9300,8 @@ impl From<super::offset_commit_request::OffsetCommitRequest> for RequestBody {
 /// The body of api key 8, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::offset_commit_request::OffsetCommitRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::OffsetCommit(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 8,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_offset_commit()
     }
 }
 impl From<super::offset_fetch_request::OffsetFetchRequest> for RequestBody {
@@ -7626,18 +9312,8 @@ impl From<super::offset_fetch_request::OffsetFetchRequest> for RequestBody {
 /// The body of api key 9, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::offset_fetch_request::OffsetFetchRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::OffsetFetch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 9,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_offset_fetch()
     }
 }
 impl From<super::find_coordinator_request::FindCoordinatorRequest> for RequestBody {
@@ -7648,18 +9324,8 @@ impl From<super::find_coordinator_request::FindCoordinatorRequest> for RequestBo
 /// The body of api key 10, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::find_coordinator_request::FindCoordinatorRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::FindCoordinator(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 10,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_find_coordinator()
     }
 }
 impl From<super::join_group_request::JoinGroupRequest> for RequestBody {
@@ -7670,18 +9336,8 @@ impl From<super::join_group_request::JoinGroupRequest> for RequestBody {
 /// The body of api key 11, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::join_group_request::JoinGroupRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::JoinGroup(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 11,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_join_group()
     }
 }
 impl From<super::heartbeat_request::HeartbeatRequest> for RequestBody {
@@ -7692,18 +9348,8 @@ impl From<super::heartbeat_request::HeartbeatRequest> for RequestBody {
 /// The body of api key 12, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::heartbeat_request::HeartbeatRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::Heartbeat(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 12,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_heartbeat()
     }
 }
 impl From<super::leave_group_request::LeaveGroupRequest> for RequestBody {
@@ -7714,18 +9360,8 @@ impl From<super::leave_group_request::LeaveGroupRequest> for RequestBody {
 /// The body of api key 13, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::leave_group_request::LeaveGroupRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::LeaveGroup(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 13,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_leave_group()
     }
 }
 impl From<super::sync_group_request::SyncGroupRequest> for RequestBody {
@@ -7736,18 +9372,8 @@ impl From<super::sync_group_request::SyncGroupRequest> for RequestBody {
 /// The body of api key 14, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::sync_group_request::SyncGroupRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::SyncGroup(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 14,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_sync_group()
     }
 }
 #[cfg(feature = "admin")]
@@ -7760,18 +9386,8 @@ impl From<super::describe_groups_request::DescribeGroupsRequest> for RequestBody
 /// The body of api key 15, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_groups_request::DescribeGroupsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeGroups(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 15,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_groups()
     }
 }
 #[cfg(feature = "admin")]
@@ -7784,18 +9400,8 @@ impl From<super::list_groups_request::ListGroupsRequest> for RequestBody {
 /// The body of api key 16, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::list_groups_request::ListGroupsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ListGroups(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 16,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_list_groups()
     }
 }
 impl From<super::sasl_handshake_request::SaslHandshakeRequest> for RequestBody {
@@ -7806,18 +9412,8 @@ impl From<super::sasl_handshake_request::SaslHandshakeRequest> for RequestBody {
 /// The body of api key 17, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::sasl_handshake_request::SaslHandshakeRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::SaslHandshake(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 17,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_sasl_handshake()
     }
 }
 impl From<super::api_versions_request::ApiVersionsRequest> for RequestBody {
@@ -7828,18 +9424,8 @@ impl From<super::api_versions_request::ApiVersionsRequest> for RequestBody {
 /// The body of api key 18, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::api_versions_request::ApiVersionsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ApiVersions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 18,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_api_versions()
     }
 }
 #[cfg(feature = "admin")]
@@ -7852,18 +9438,8 @@ impl From<super::create_topics_request::CreateTopicsRequest> for RequestBody {
 /// The body of api key 19, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::create_topics_request::CreateTopicsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::CreateTopics(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 19,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_create_topics()
     }
 }
 #[cfg(feature = "admin")]
@@ -7876,18 +9452,8 @@ impl From<super::delete_topics_request::DeleteTopicsRequest> for RequestBody {
 /// The body of api key 20, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_topics_request::DeleteTopicsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DeleteTopics(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 20,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_topics()
     }
 }
 #[cfg(feature = "admin")]
@@ -7900,18 +9466,8 @@ impl From<super::delete_records_request::DeleteRecordsRequest> for RequestBody {
 /// The body of api key 21, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_records_request::DeleteRecordsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DeleteRecords(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 21,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_records()
     }
 }
 impl From<super::init_producer_id_request::InitProducerIdRequest> for RequestBody {
@@ -7922,18 +9478,8 @@ impl From<super::init_producer_id_request::InitProducerIdRequest> for RequestBod
 /// The body of api key 22, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::init_producer_id_request::InitProducerIdRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::InitProducerId(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 22,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_init_producer_id()
     }
 }
 impl From<super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest>
@@ -7948,18 +9494,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::OffsetForLeaderEpoch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 23,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_offset_for_leader_epoch()
     }
 }
 impl From<super::add_partitions_to_txn_request::AddPartitionsToTxnRequest>
@@ -7972,18 +9508,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::add_partitions_to_txn_request::AddPartitionsToTxnRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AddPartitionsToTxn(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 24,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_add_partitions_to_txn()
     }
 }
 impl From<super::add_offsets_to_txn_request::AddOffsetsToTxnRequest> for RequestBody {
@@ -7994,18 +9520,8 @@ impl From<super::add_offsets_to_txn_request::AddOffsetsToTxnRequest> for Request
 /// The body of api key 25, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::add_offsets_to_txn_request::AddOffsetsToTxnRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AddOffsetsToTxn(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 25,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_add_offsets_to_txn()
     }
 }
 impl From<super::end_txn_request::EndTxnRequest> for RequestBody {
@@ -8016,18 +9532,8 @@ impl From<super::end_txn_request::EndTxnRequest> for RequestBody {
 /// The body of api key 26, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::end_txn_request::EndTxnRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::EndTxn(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 26,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_end_txn()
     }
 }
 #[cfg(feature = "admin")]
@@ -8040,18 +9546,8 @@ impl From<super::write_txn_markers_request::WriteTxnMarkersRequest> for RequestB
 /// The body of api key 27, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::write_txn_markers_request::WriteTxnMarkersRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::WriteTxnMarkers(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 27,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_write_txn_markers()
     }
 }
 impl From<super::txn_offset_commit_request::TxnOffsetCommitRequest> for RequestBody {
@@ -8062,18 +9558,8 @@ impl From<super::txn_offset_commit_request::TxnOffsetCommitRequest> for RequestB
 /// The body of api key 28, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::txn_offset_commit_request::TxnOffsetCommitRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::TxnOffsetCommit(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 28,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_txn_offset_commit()
     }
 }
 #[cfg(feature = "admin")]
@@ -8086,18 +9572,8 @@ impl From<super::describe_acls_request::DescribeAclsRequest> for RequestBody {
 /// The body of api key 29, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_acls_request::DescribeAclsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeAcls(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 29,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_acls()
     }
 }
 #[cfg(feature = "admin")]
@@ -8110,18 +9586,8 @@ impl From<super::create_acls_request::CreateAclsRequest> for RequestBody {
 /// The body of api key 30, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::create_acls_request::CreateAclsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::CreateAcls(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 30,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_create_acls()
     }
 }
 #[cfg(feature = "admin")]
@@ -8134,18 +9600,8 @@ impl From<super::delete_acls_request::DeleteAclsRequest> for RequestBody {
 /// The body of api key 31, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_acls_request::DeleteAclsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DeleteAcls(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 31,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_acls()
     }
 }
 #[cfg(feature = "admin")]
@@ -8158,18 +9614,8 @@ impl From<super::describe_configs_request::DescribeConfigsRequest> for RequestBo
 /// The body of api key 32, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_configs_request::DescribeConfigsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeConfigs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 32,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_configs()
     }
 }
 #[cfg(feature = "admin")]
@@ -8182,18 +9628,8 @@ impl From<super::alter_configs_request::AlterConfigsRequest> for RequestBody {
 /// The body of api key 33, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::alter_configs_request::AlterConfigsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AlterConfigs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 33,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_configs()
     }
 }
 #[cfg(feature = "admin")]
@@ -8210,18 +9646,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AlterReplicaLogDirs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 34,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_replica_log_dirs()
     }
 }
 #[cfg(feature = "admin")]
@@ -8234,18 +9660,8 @@ impl From<super::describe_log_dirs_request::DescribeLogDirsRequest> for RequestB
 /// The body of api key 35, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_log_dirs_request::DescribeLogDirsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeLogDirs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 35,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_log_dirs()
     }
 }
 impl From<super::sasl_authenticate_request::SaslAuthenticateRequest> for RequestBody {
@@ -8256,18 +9672,8 @@ impl From<super::sasl_authenticate_request::SaslAuthenticateRequest> for Request
 /// The body of api key 36, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::sasl_authenticate_request::SaslAuthenticateRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::SaslAuthenticate(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 36,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_sasl_authenticate()
     }
 }
 #[cfg(feature = "admin")]
@@ -8280,18 +9686,8 @@ impl From<super::create_partitions_request::CreatePartitionsRequest> for Request
 /// The body of api key 37, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::create_partitions_request::CreatePartitionsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::CreatePartitions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 37,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_create_partitions()
     }
 }
 #[cfg(feature = "admin")]
@@ -8308,18 +9704,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::create_delegation_token_request::CreateDelegationTokenRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::CreateDelegationToken(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 38,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_create_delegation_token()
     }
 }
 #[cfg(feature = "admin")]
@@ -8336,18 +9722,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::renew_delegation_token_request::RenewDelegationTokenRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::RenewDelegationToken(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 39,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_renew_delegation_token()
     }
 }
 #[cfg(feature = "admin")]
@@ -8364,18 +9740,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::expire_delegation_token_request::ExpireDelegationTokenRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ExpireDelegationToken(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 40,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_expire_delegation_token()
     }
 }
 #[cfg(feature = "admin")]
@@ -8392,18 +9758,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::describe_delegation_token_request::DescribeDelegationTokenRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeDelegationToken(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 41,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_delegation_token()
     }
 }
 #[cfg(feature = "admin")]
@@ -8416,18 +9772,8 @@ impl From<super::delete_groups_request::DeleteGroupsRequest> for RequestBody {
 /// The body of api key 42, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_groups_request::DeleteGroupsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DeleteGroups(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 42,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_groups()
     }
 }
 #[cfg(feature = "admin")]
@@ -8440,18 +9786,8 @@ impl From<super::elect_leaders_request::ElectLeadersRequest> for RequestBody {
 /// The body of api key 43, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::elect_leaders_request::ElectLeadersRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ElectLeaders(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 43,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_elect_leaders()
     }
 }
 #[cfg(feature = "admin")]
@@ -8468,18 +9804,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::incremental_alter_configs_request::IncrementalAlterConfigsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::IncrementalAlterConfigs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 44,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_incremental_alter_configs()
     }
 }
 #[cfg(feature = "admin")]
@@ -8497,18 +9823,8 @@ impl From<
 impl TryFrom<RequestBody>
 for super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AlterPartitionReassignments(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 45,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_partition_reassignments()
     }
 }
 #[cfg(feature = "admin")]
@@ -8525,18 +9841,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::list_partition_reassignments_request::ListPartitionReassignmentsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ListPartitionReassignments(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 46,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_list_partition_reassignments()
     }
 }
 #[cfg(feature = "admin")]
@@ -8549,18 +9855,8 @@ impl From<super::offset_delete_request::OffsetDeleteRequest> for RequestBody {
 /// The body of api key 47, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::offset_delete_request::OffsetDeleteRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::OffsetDelete(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 47,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_offset_delete()
     }
 }
 #[cfg(feature = "admin")]
@@ -8577,18 +9873,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::describe_client_quotas_request::DescribeClientQuotasRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeClientQuotas(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 48,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_client_quotas()
     }
 }
 #[cfg(feature = "admin")]
@@ -8602,18 +9888,8 @@ impl From<super::alter_client_quotas_request::AlterClientQuotasRequest> for Requ
 impl TryFrom<RequestBody>
 for super::alter_client_quotas_request::AlterClientQuotasRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AlterClientQuotas(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 49,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_client_quotas()
     }
 }
 #[cfg(feature = "admin")]
@@ -8631,18 +9907,8 @@ impl From<
 impl TryFrom<RequestBody>
 for super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeUserScramCredentials(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 50,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_user_scram_credentials()
     }
 }
 #[cfg(feature = "admin")]
@@ -8659,18 +9925,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AlterUserScramCredentials(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 51,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_user_scram_credentials()
     }
 }
 #[cfg(feature = "controller")]
@@ -8683,18 +9939,8 @@ impl From<super::vote_request::VoteRequest> for RequestBody {
 /// The body of api key 52, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::vote_request::VoteRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::Vote(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 52,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_vote()
     }
 }
 #[cfg(feature = "controller")]
@@ -8708,18 +9954,8 @@ impl From<super::begin_quorum_epoch_request::BeginQuorumEpochRequest> for Reques
 impl TryFrom<RequestBody>
 for super::begin_quorum_epoch_request::BeginQuorumEpochRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::BeginQuorumEpoch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 53,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_begin_quorum_epoch()
     }
 }
 #[cfg(feature = "controller")]
@@ -8732,18 +9968,8 @@ impl From<super::end_quorum_epoch_request::EndQuorumEpochRequest> for RequestBod
 /// The body of api key 54, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::end_quorum_epoch_request::EndQuorumEpochRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::EndQuorumEpoch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 54,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_end_quorum_epoch()
     }
 }
 #[cfg(feature = "admin")]
@@ -8756,18 +9982,8 @@ impl From<super::describe_quorum_request::DescribeQuorumRequest> for RequestBody
 /// The body of api key 55, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_quorum_request::DescribeQuorumRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeQuorum(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 55,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_quorum()
     }
 }
 #[cfg(feature = "controller")]
@@ -8780,18 +9996,8 @@ impl From<super::alter_partition_request::AlterPartitionRequest> for RequestBody
 /// The body of api key 56, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::alter_partition_request::AlterPartitionRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AlterPartition(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 56,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_partition()
     }
 }
 #[cfg(feature = "admin")]
@@ -8804,18 +10010,8 @@ impl From<super::update_features_request::UpdateFeaturesRequest> for RequestBody
 /// The body of api key 57, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::update_features_request::UpdateFeaturesRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::UpdateFeatures(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 57,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_update_features()
     }
 }
 #[cfg(feature = "admin")]
@@ -8828,18 +10024,8 @@ impl From<super::envelope_request::EnvelopeRequest> for RequestBody {
 /// The body of api key 58, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::envelope_request::EnvelopeRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::Envelope(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 58,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_envelope()
     }
 }
 #[cfg(feature = "controller")]
@@ -8852,18 +10038,8 @@ impl From<super::fetch_snapshot_request::FetchSnapshotRequest> for RequestBody {
 /// The body of api key 59, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::fetch_snapshot_request::FetchSnapshotRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::FetchSnapshot(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 59,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_fetch_snapshot()
     }
 }
 #[cfg(feature = "admin")]
@@ -8876,18 +10052,8 @@ impl From<super::describe_cluster_request::DescribeClusterRequest> for RequestBo
 /// The body of api key 60, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_cluster_request::DescribeClusterRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeCluster(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 60,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_cluster()
     }
 }
 #[cfg(feature = "admin")]
@@ -8901,18 +10067,8 @@ impl From<super::describe_producers_request::DescribeProducersRequest> for Reque
 impl TryFrom<RequestBody>
 for super::describe_producers_request::DescribeProducersRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeProducers(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 61,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_producers()
     }
 }
 #[cfg(feature = "controller")]
@@ -8927,18 +10083,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::broker_registration_request::BrokerRegistrationRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::BrokerRegistration(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 62,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_broker_registration()
     }
 }
 #[cfg(feature = "controller")]
@@ -8951,18 +10097,8 @@ impl From<super::broker_heartbeat_request::BrokerHeartbeatRequest> for RequestBo
 /// The body of api key 63, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::broker_heartbeat_request::BrokerHeartbeatRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::BrokerHeartbeat(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 63,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_broker_heartbeat()
     }
 }
 #[cfg(feature = "admin")]
@@ -8975,18 +10111,8 @@ impl From<super::unregister_broker_request::UnregisterBrokerRequest> for Request
 /// The body of api key 64, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::unregister_broker_request::UnregisterBrokerRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::UnregisterBroker(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 64,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_unregister_broker()
     }
 }
 #[cfg(feature = "admin")]
@@ -9003,18 +10129,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::describe_transactions_request::DescribeTransactionsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeTransactions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 65,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_transactions()
     }
 }
 #[cfg(feature = "admin")]
@@ -9027,18 +10143,8 @@ impl From<super::list_transactions_request::ListTransactionsRequest> for Request
 /// The body of api key 66, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::list_transactions_request::ListTransactionsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ListTransactions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 66,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_list_transactions()
     }
 }
 #[cfg(feature = "controller")]
@@ -9055,18 +10161,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::allocate_producer_ids_request::AllocateProducerIdsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AllocateProducerIds(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 67,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_allocate_producer_ids()
     }
 }
 impl From<super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest>
@@ -9081,18 +10177,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ConsumerGroupHeartbeat(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 68,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_consumer_group_heartbeat()
     }
 }
 #[cfg(feature = "admin")]
@@ -9109,18 +10195,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::consumer_group_describe_request::ConsumerGroupDescribeRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ConsumerGroupDescribe(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 69,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_consumer_group_describe()
     }
 }
 #[cfg(feature = "controller")]
@@ -9137,18 +10213,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::controller_registration_request::ControllerRegistrationRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ControllerRegistration(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 70,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_controller_registration()
     }
 }
 impl From<super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest>
@@ -9163,18 +10229,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::GetTelemetrySubscriptions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 71,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_get_telemetry_subscriptions()
     }
 }
 impl From<super::push_telemetry_request::PushTelemetryRequest> for RequestBody {
@@ -9185,18 +10241,8 @@ impl From<super::push_telemetry_request::PushTelemetryRequest> for RequestBody {
 /// The body of api key 72, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::push_telemetry_request::PushTelemetryRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::PushTelemetry(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 72,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_push_telemetry()
     }
 }
 #[cfg(feature = "controller")]
@@ -9213,18 +10259,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AssignReplicasToDirs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 73,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_assign_replicas_to_dirs()
     }
 }
 #[cfg(feature = "admin")]
@@ -9241,18 +10277,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::list_config_resources_request::ListConfigResourcesRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ListConfigResources(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 74,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_list_config_resources()
     }
 }
 #[cfg(feature = "admin")]
@@ -9269,18 +10295,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::describe_topic_partitions_request::DescribeTopicPartitionsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeTopicPartitions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 75,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_topic_partitions()
     }
 }
 #[cfg(feature = "admin")]
@@ -9297,18 +10313,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::share_group_heartbeat_request::ShareGroupHeartbeatRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ShareGroupHeartbeat(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 76,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_share_group_heartbeat()
     }
 }
 #[cfg(feature = "admin")]
@@ -9323,18 +10329,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::share_group_describe_request::ShareGroupDescribeRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ShareGroupDescribe(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 77,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_share_group_describe()
     }
 }
 #[cfg(feature = "admin")]
@@ -9347,18 +10343,8 @@ impl From<super::share_fetch_request::ShareFetchRequest> for RequestBody {
 /// The body of api key 78, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::share_fetch_request::ShareFetchRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ShareFetch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 78,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_share_fetch()
     }
 }
 #[cfg(feature = "admin")]
@@ -9371,18 +10357,8 @@ impl From<super::share_acknowledge_request::ShareAcknowledgeRequest> for Request
 /// The body of api key 79, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::share_acknowledge_request::ShareAcknowledgeRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ShareAcknowledge(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 79,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_share_acknowledge()
     }
 }
 #[cfg(feature = "admin")]
@@ -9395,18 +10371,8 @@ impl From<super::add_raft_voter_request::AddRaftVoterRequest> for RequestBody {
 /// The body of api key 80, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::add_raft_voter_request::AddRaftVoterRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AddRaftVoter(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 80,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_add_raft_voter()
     }
 }
 #[cfg(feature = "admin")]
@@ -9419,18 +10385,8 @@ impl From<super::remove_raft_voter_request::RemoveRaftVoterRequest> for RequestB
 /// The body of api key 81, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::remove_raft_voter_request::RemoveRaftVoterRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::RemoveRaftVoter(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 81,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_remove_raft_voter()
     }
 }
 #[cfg(feature = "controller")]
@@ -9443,18 +10399,8 @@ impl From<super::update_raft_voter_request::UpdateRaftVoterRequest> for RequestB
 /// The body of api key 82, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::update_raft_voter_request::UpdateRaftVoterRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::UpdateRaftVoter(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 82,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_update_raft_voter()
     }
 }
 #[cfg(feature = "admin")]
@@ -9471,18 +10417,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::initialize_share_group_state_request::InitializeShareGroupStateRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::InitializeShareGroupState(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 83,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_initialize_share_group_state()
     }
 }
 #[cfg(feature = "admin")]
@@ -9499,18 +10435,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::read_share_group_state_request::ReadShareGroupStateRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ReadShareGroupState(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 84,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_read_share_group_state()
     }
 }
 #[cfg(feature = "admin")]
@@ -9527,18 +10453,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::write_share_group_state_request::WriteShareGroupStateRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::WriteShareGroupState(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 85,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_write_share_group_state()
     }
 }
 #[cfg(feature = "admin")]
@@ -9555,18 +10471,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::delete_share_group_state_request::DeleteShareGroupStateRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DeleteShareGroupState(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 86,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_share_group_state()
     }
 }
 #[cfg(feature = "admin")]
@@ -9584,18 +10490,8 @@ impl From<
 impl TryFrom<RequestBody>
 for super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::ReadShareGroupStateSummary(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 87,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_read_share_group_state_summary()
     }
 }
 #[cfg(feature = "admin")]
@@ -9612,18 +10508,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::StreamsGroupHeartbeat(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 88,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_streams_group_heartbeat()
     }
 }
 #[cfg(feature = "admin")]
@@ -9640,18 +10526,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::streams_group_describe_request::StreamsGroupDescribeRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::StreamsGroupDescribe(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 89,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_streams_group_describe()
     }
 }
 #[cfg(feature = "admin")]
@@ -9668,18 +10544,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DescribeShareGroupOffsets(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 90,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_share_group_offsets()
     }
 }
 #[cfg(feature = "admin")]
@@ -9696,18 +10562,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::AlterShareGroupOffsets(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 91,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_share_group_offsets()
     }
 }
 #[cfg(feature = "admin")]
@@ -9724,18 +10580,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::DeleteShareGroupOffsets(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 92,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_share_group_offsets()
     }
 }
 #[cfg(feature = "admin")]
@@ -9753,18 +10599,8 @@ impl From<
 impl TryFrom<RequestBody>
 for super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::StreamsGroupTopologyDescriptionUpdate(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 93,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_streams_group_topology_description_update()
     }
 }
 #[cfg(feature = "admin")]
@@ -9781,18 +10617,8 @@ for RequestBody {
 impl TryFrom<RequestBody>
 for super::unregister_controller_request::UnregisterControllerRequest {
     type Error = kwire::error::UnexpectedBody<RequestBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
-        match body {
-            RequestBody::UnregisterController(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 94,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_unregister_controller()
     }
 }
 #[cfg(feature = "borrowed")]
@@ -16683,6 +17509,1785 @@ impl ResponseBody {
             Self::UnregisterController(m) => m.visit_error_codes(version, f),
         }
     }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_produce(
+        self,
+    ) -> Result<
+        super::produce_response::ProduceResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::Produce(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 0,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_fetch(
+        self,
+    ) -> Result<
+        super::fetch_response::FetchResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::Fetch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 1,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_list_offsets(
+        self,
+    ) -> Result<
+        super::list_offsets_response::ListOffsetsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ListOffsets(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 2,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_metadata(
+        self,
+    ) -> Result<
+        super::metadata_response::MetadataResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::Metadata(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 3,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_leader_and_isr(
+        self,
+    ) -> Result<
+        super::leader_and_isr_response::LeaderAndIsrResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::LeaderAndIsr(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 4,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_stop_replica(
+        self,
+    ) -> Result<
+        super::stop_replica_response::StopReplicaResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::StopReplica(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 5,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_update_metadata(
+        self,
+    ) -> Result<
+        super::update_metadata_response::UpdateMetadataResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::UpdateMetadata(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 6,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_controlled_shutdown(
+        self,
+    ) -> Result<
+        super::controlled_shutdown_response::ControlledShutdownResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ControlledShutdown(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 7,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_offset_commit(
+        self,
+    ) -> Result<
+        super::offset_commit_response::OffsetCommitResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::OffsetCommit(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 8,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_offset_fetch(
+        self,
+    ) -> Result<
+        super::offset_fetch_response::OffsetFetchResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::OffsetFetch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 9,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_find_coordinator(
+        self,
+    ) -> Result<
+        super::find_coordinator_response::FindCoordinatorResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::FindCoordinator(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 10,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_join_group(
+        self,
+    ) -> Result<
+        super::join_group_response::JoinGroupResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::JoinGroup(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 11,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_heartbeat(
+        self,
+    ) -> Result<
+        super::heartbeat_response::HeartbeatResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::Heartbeat(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 12,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_leave_group(
+        self,
+    ) -> Result<
+        super::leave_group_response::LeaveGroupResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::LeaveGroup(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 13,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_sync_group(
+        self,
+    ) -> Result<
+        super::sync_group_response::SyncGroupResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::SyncGroup(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 14,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_groups(
+        self,
+    ) -> Result<
+        super::describe_groups_response::DescribeGroupsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeGroups(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 15,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_list_groups(
+        self,
+    ) -> Result<
+        super::list_groups_response::ListGroupsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ListGroups(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 16,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_sasl_handshake(
+        self,
+    ) -> Result<
+        super::sasl_handshake_response::SaslHandshakeResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::SaslHandshake(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 17,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_api_versions(
+        self,
+    ) -> Result<
+        super::api_versions_response::ApiVersionsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ApiVersions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 18,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_create_topics(
+        self,
+    ) -> Result<
+        super::create_topics_response::CreateTopicsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::CreateTopics(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 19,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_topics(
+        self,
+    ) -> Result<
+        super::delete_topics_response::DeleteTopicsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteTopics(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 20,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_records(
+        self,
+    ) -> Result<
+        super::delete_records_response::DeleteRecordsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteRecords(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 21,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_init_producer_id(
+        self,
+    ) -> Result<
+        super::init_producer_id_response::InitProducerIdResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::InitProducerId(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 22,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_offset_for_leader_epoch(
+        self,
+    ) -> Result<
+        super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::OffsetForLeaderEpoch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 23,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_add_partitions_to_txn(
+        self,
+    ) -> Result<
+        super::add_partitions_to_txn_response::AddPartitionsToTxnResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AddPartitionsToTxn(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 24,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_add_offsets_to_txn(
+        self,
+    ) -> Result<
+        super::add_offsets_to_txn_response::AddOffsetsToTxnResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AddOffsetsToTxn(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 25,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_end_txn(
+        self,
+    ) -> Result<
+        super::end_txn_response::EndTxnResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::EndTxn(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 26,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_write_txn_markers(
+        self,
+    ) -> Result<
+        super::write_txn_markers_response::WriteTxnMarkersResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::WriteTxnMarkers(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 27,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_txn_offset_commit(
+        self,
+    ) -> Result<
+        super::txn_offset_commit_response::TxnOffsetCommitResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::TxnOffsetCommit(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 28,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_acls(
+        self,
+    ) -> Result<
+        super::describe_acls_response::DescribeAclsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeAcls(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 29,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_create_acls(
+        self,
+    ) -> Result<
+        super::create_acls_response::CreateAclsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::CreateAcls(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 30,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_acls(
+        self,
+    ) -> Result<
+        super::delete_acls_response::DeleteAclsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteAcls(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 31,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_configs(
+        self,
+    ) -> Result<
+        super::describe_configs_response::DescribeConfigsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeConfigs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 32,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_configs(
+        self,
+    ) -> Result<
+        super::alter_configs_response::AlterConfigsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterConfigs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 33,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_replica_log_dirs(
+        self,
+    ) -> Result<
+        super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterReplicaLogDirs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 34,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_log_dirs(
+        self,
+    ) -> Result<
+        super::describe_log_dirs_response::DescribeLogDirsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeLogDirs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 35,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_sasl_authenticate(
+        self,
+    ) -> Result<
+        super::sasl_authenticate_response::SaslAuthenticateResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::SaslAuthenticate(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 36,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_create_partitions(
+        self,
+    ) -> Result<
+        super::create_partitions_response::CreatePartitionsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::CreatePartitions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 37,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_create_delegation_token(
+        self,
+    ) -> Result<
+        super::create_delegation_token_response::CreateDelegationTokenResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::CreateDelegationToken(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 38,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_renew_delegation_token(
+        self,
+    ) -> Result<
+        super::renew_delegation_token_response::RenewDelegationTokenResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::RenewDelegationToken(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 39,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_expire_delegation_token(
+        self,
+    ) -> Result<
+        super::expire_delegation_token_response::ExpireDelegationTokenResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ExpireDelegationToken(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 40,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_delegation_token(
+        self,
+    ) -> Result<
+        super::describe_delegation_token_response::DescribeDelegationTokenResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeDelegationToken(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 41,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_groups(
+        self,
+    ) -> Result<
+        super::delete_groups_response::DeleteGroupsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteGroups(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 42,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_elect_leaders(
+        self,
+    ) -> Result<
+        super::elect_leaders_response::ElectLeadersResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ElectLeaders(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 43,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_incremental_alter_configs(
+        self,
+    ) -> Result<
+        super::incremental_alter_configs_response::IncrementalAlterConfigsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::IncrementalAlterConfigs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 44,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_partition_reassignments(
+        self,
+    ) -> Result<
+        super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterPartitionReassignments(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 45,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_list_partition_reassignments(
+        self,
+    ) -> Result<
+        super::list_partition_reassignments_response::ListPartitionReassignmentsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ListPartitionReassignments(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 46,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_offset_delete(
+        self,
+    ) -> Result<
+        super::offset_delete_response::OffsetDeleteResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::OffsetDelete(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 47,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_client_quotas(
+        self,
+    ) -> Result<
+        super::describe_client_quotas_response::DescribeClientQuotasResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeClientQuotas(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 48,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_client_quotas(
+        self,
+    ) -> Result<
+        super::alter_client_quotas_response::AlterClientQuotasResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterClientQuotas(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 49,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_user_scram_credentials(
+        self,
+    ) -> Result<
+        super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeUserScramCredentials(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 50,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_user_scram_credentials(
+        self,
+    ) -> Result<
+        super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterUserScramCredentials(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 51,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_vote(
+        self,
+    ) -> Result<super::vote_response::VoteResponse, kwire::error::UnexpectedBody<Self>> {
+        match self {
+            Self::Vote(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 52,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_begin_quorum_epoch(
+        self,
+    ) -> Result<
+        super::begin_quorum_epoch_response::BeginQuorumEpochResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::BeginQuorumEpoch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 53,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_end_quorum_epoch(
+        self,
+    ) -> Result<
+        super::end_quorum_epoch_response::EndQuorumEpochResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::EndQuorumEpoch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 54,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_quorum(
+        self,
+    ) -> Result<
+        super::describe_quorum_response::DescribeQuorumResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeQuorum(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 55,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_partition(
+        self,
+    ) -> Result<
+        super::alter_partition_response::AlterPartitionResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterPartition(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 56,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_update_features(
+        self,
+    ) -> Result<
+        super::update_features_response::UpdateFeaturesResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::UpdateFeatures(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 57,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_envelope(
+        self,
+    ) -> Result<
+        super::envelope_response::EnvelopeResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::Envelope(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 58,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_fetch_snapshot(
+        self,
+    ) -> Result<
+        super::fetch_snapshot_response::FetchSnapshotResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::FetchSnapshot(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 59,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_cluster(
+        self,
+    ) -> Result<
+        super::describe_cluster_response::DescribeClusterResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeCluster(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 60,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_producers(
+        self,
+    ) -> Result<
+        super::describe_producers_response::DescribeProducersResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeProducers(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 61,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_broker_registration(
+        self,
+    ) -> Result<
+        super::broker_registration_response::BrokerRegistrationResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::BrokerRegistration(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 62,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_broker_heartbeat(
+        self,
+    ) -> Result<
+        super::broker_heartbeat_response::BrokerHeartbeatResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::BrokerHeartbeat(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 63,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_unregister_broker(
+        self,
+    ) -> Result<
+        super::unregister_broker_response::UnregisterBrokerResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::UnregisterBroker(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 64,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_transactions(
+        self,
+    ) -> Result<
+        super::describe_transactions_response::DescribeTransactionsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeTransactions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 65,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_list_transactions(
+        self,
+    ) -> Result<
+        super::list_transactions_response::ListTransactionsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ListTransactions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 66,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_allocate_producer_ids(
+        self,
+    ) -> Result<
+        super::allocate_producer_ids_response::AllocateProducerIdsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AllocateProducerIds(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 67,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_consumer_group_heartbeat(
+        self,
+    ) -> Result<
+        super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ConsumerGroupHeartbeat(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 68,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_consumer_group_describe(
+        self,
+    ) -> Result<
+        super::consumer_group_describe_response::ConsumerGroupDescribeResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ConsumerGroupDescribe(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 69,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_controller_registration(
+        self,
+    ) -> Result<
+        super::controller_registration_response::ControllerRegistrationResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ControllerRegistration(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 70,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_get_telemetry_subscriptions(
+        self,
+    ) -> Result<
+        super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::GetTelemetrySubscriptions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 71,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_push_telemetry(
+        self,
+    ) -> Result<
+        super::push_telemetry_response::PushTelemetryResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::PushTelemetry(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 72,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_assign_replicas_to_dirs(
+        self,
+    ) -> Result<
+        super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AssignReplicasToDirs(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 73,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_list_config_resources(
+        self,
+    ) -> Result<
+        super::list_config_resources_response::ListConfigResourcesResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ListConfigResources(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 74,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_topic_partitions(
+        self,
+    ) -> Result<
+        super::describe_topic_partitions_response::DescribeTopicPartitionsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeTopicPartitions(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 75,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_share_group_heartbeat(
+        self,
+    ) -> Result<
+        super::share_group_heartbeat_response::ShareGroupHeartbeatResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ShareGroupHeartbeat(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 76,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_share_group_describe(
+        self,
+    ) -> Result<
+        super::share_group_describe_response::ShareGroupDescribeResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ShareGroupDescribe(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 77,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_share_fetch(
+        self,
+    ) -> Result<
+        super::share_fetch_response::ShareFetchResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ShareFetch(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 78,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_share_acknowledge(
+        self,
+    ) -> Result<
+        super::share_acknowledge_response::ShareAcknowledgeResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ShareAcknowledge(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 79,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_add_raft_voter(
+        self,
+    ) -> Result<
+        super::add_raft_voter_response::AddRaftVoterResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AddRaftVoter(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 80,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_remove_raft_voter(
+        self,
+    ) -> Result<
+        super::remove_raft_voter_response::RemoveRaftVoterResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::RemoveRaftVoter(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 81,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "controller")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_update_raft_voter(
+        self,
+    ) -> Result<
+        super::update_raft_voter_response::UpdateRaftVoterResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::UpdateRaftVoter(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 82,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_initialize_share_group_state(
+        self,
+    ) -> Result<
+        super::initialize_share_group_state_response::InitializeShareGroupStateResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::InitializeShareGroupState(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 83,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_read_share_group_state(
+        self,
+    ) -> Result<
+        super::read_share_group_state_response::ReadShareGroupStateResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ReadShareGroupState(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 84,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_write_share_group_state(
+        self,
+    ) -> Result<
+        super::write_share_group_state_response::WriteShareGroupStateResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::WriteShareGroupState(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 85,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_share_group_state(
+        self,
+    ) -> Result<
+        super::delete_share_group_state_response::DeleteShareGroupStateResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteShareGroupState(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 86,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_read_share_group_state_summary(
+        self,
+    ) -> Result<
+        super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::ReadShareGroupStateSummary(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 87,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_streams_group_heartbeat(
+        self,
+    ) -> Result<
+        super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::StreamsGroupHeartbeat(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 88,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_streams_group_describe(
+        self,
+    ) -> Result<
+        super::streams_group_describe_response::StreamsGroupDescribeResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::StreamsGroupDescribe(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 89,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_describe_share_group_offsets(
+        self,
+    ) -> Result<
+        super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DescribeShareGroupOffsets(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 90,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_alter_share_group_offsets(
+        self,
+    ) -> Result<
+        super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::AlterShareGroupOffsets(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 91,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_delete_share_group_offsets(
+        self,
+    ) -> Result<
+        super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::DeleteShareGroupOffsets(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 92,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_streams_group_topology_description_update(
+        self,
+    ) -> Result<
+        super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 93,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
+    #[cfg(feature = "admin")]
+    #[allow(unreachable_patterns, clippy::result_large_err)]
+    fn take_unregister_controller(
+        self,
+    ) -> Result<
+        super::unregister_controller_response::UnregisterControllerResponse,
+        kwire::error::UnexpectedBody<Self>,
+    > {
+        match self {
+            Self::UnregisterController(m) => Ok(m),
+            body => {
+                Err(kwire::error::UnexpectedBody {
+                    expected: 94,
+                    found: body.api_key().code(),
+                    body,
+                })
+            }
+        }
+    }
 }
 impl From<super::produce_response::ProduceResponse> for ResponseBody {
     fn from(m: super::produce_response::ProduceResponse) -> Self {
@@ -16692,18 +19297,8 @@ impl From<super::produce_response::ProduceResponse> for ResponseBody {
 /// The body of api key 0, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::produce_response::ProduceResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::Produce(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 0,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_produce()
     }
 }
 impl From<super::fetch_response::FetchResponse> for ResponseBody {
@@ -16714,18 +19309,8 @@ impl From<super::fetch_response::FetchResponse> for ResponseBody {
 /// The body of api key 1, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::fetch_response::FetchResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::Fetch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 1,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_fetch()
     }
 }
 impl From<super::list_offsets_response::ListOffsetsResponse> for ResponseBody {
@@ -16736,18 +19321,8 @@ impl From<super::list_offsets_response::ListOffsetsResponse> for ResponseBody {
 /// The body of api key 2, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::list_offsets_response::ListOffsetsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ListOffsets(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 2,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_list_offsets()
     }
 }
 impl From<super::metadata_response::MetadataResponse> for ResponseBody {
@@ -16758,18 +19333,8 @@ impl From<super::metadata_response::MetadataResponse> for ResponseBody {
 /// The body of api key 3, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::metadata_response::MetadataResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::Metadata(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 3,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_metadata()
     }
 }
 #[cfg(feature = "controller")]
@@ -16782,18 +19347,8 @@ impl From<super::leader_and_isr_response::LeaderAndIsrResponse> for ResponseBody
 /// The body of api key 4, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::leader_and_isr_response::LeaderAndIsrResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::LeaderAndIsr(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 4,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_leader_and_isr()
     }
 }
 #[cfg(feature = "controller")]
@@ -16806,18 +19361,8 @@ impl From<super::stop_replica_response::StopReplicaResponse> for ResponseBody {
 /// The body of api key 5, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::stop_replica_response::StopReplicaResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::StopReplica(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 5,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_stop_replica()
     }
 }
 #[cfg(feature = "controller")]
@@ -16830,18 +19375,8 @@ impl From<super::update_metadata_response::UpdateMetadataResponse> for ResponseB
 /// The body of api key 6, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::update_metadata_response::UpdateMetadataResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::UpdateMetadata(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 6,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_update_metadata()
     }
 }
 #[cfg(feature = "controller")]
@@ -16856,18 +19391,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::controlled_shutdown_response::ControlledShutdownResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ControlledShutdown(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 7,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_controlled_shutdown()
     }
 }
 impl From<super::offset_commit_response::OffsetCommitResponse> for ResponseBody {
@@ -16878,18 +19403,8 @@ impl From<super::offset_commit_response::OffsetCommitResponse> for ResponseBody 
 /// The body of api key 8, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::offset_commit_response::OffsetCommitResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::OffsetCommit(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 8,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_offset_commit()
     }
 }
 impl From<super::offset_fetch_response::OffsetFetchResponse> for ResponseBody {
@@ -16900,18 +19415,8 @@ impl From<super::offset_fetch_response::OffsetFetchResponse> for ResponseBody {
 /// The body of api key 9, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::offset_fetch_response::OffsetFetchResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::OffsetFetch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 9,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_offset_fetch()
     }
 }
 impl From<super::find_coordinator_response::FindCoordinatorResponse> for ResponseBody {
@@ -16923,18 +19428,8 @@ impl From<super::find_coordinator_response::FindCoordinatorResponse> for Respons
 impl TryFrom<ResponseBody>
 for super::find_coordinator_response::FindCoordinatorResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::FindCoordinator(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 10,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_find_coordinator()
     }
 }
 impl From<super::join_group_response::JoinGroupResponse> for ResponseBody {
@@ -16945,18 +19440,8 @@ impl From<super::join_group_response::JoinGroupResponse> for ResponseBody {
 /// The body of api key 11, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::join_group_response::JoinGroupResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::JoinGroup(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 11,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_join_group()
     }
 }
 impl From<super::heartbeat_response::HeartbeatResponse> for ResponseBody {
@@ -16967,18 +19452,8 @@ impl From<super::heartbeat_response::HeartbeatResponse> for ResponseBody {
 /// The body of api key 12, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::heartbeat_response::HeartbeatResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::Heartbeat(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 12,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_heartbeat()
     }
 }
 impl From<super::leave_group_response::LeaveGroupResponse> for ResponseBody {
@@ -16989,18 +19464,8 @@ impl From<super::leave_group_response::LeaveGroupResponse> for ResponseBody {
 /// The body of api key 13, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::leave_group_response::LeaveGroupResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::LeaveGroup(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 13,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_leave_group()
     }
 }
 impl From<super::sync_group_response::SyncGroupResponse> for ResponseBody {
@@ -17011,18 +19476,8 @@ impl From<super::sync_group_response::SyncGroupResponse> for ResponseBody {
 /// The body of api key 14, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::sync_group_response::SyncGroupResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::SyncGroup(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 14,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_sync_group()
     }
 }
 #[cfg(feature = "admin")]
@@ -17035,18 +19490,8 @@ impl From<super::describe_groups_response::DescribeGroupsResponse> for ResponseB
 /// The body of api key 15, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::describe_groups_response::DescribeGroupsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeGroups(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 15,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_groups()
     }
 }
 #[cfg(feature = "admin")]
@@ -17059,18 +19504,8 @@ impl From<super::list_groups_response::ListGroupsResponse> for ResponseBody {
 /// The body of api key 16, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::list_groups_response::ListGroupsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ListGroups(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 16,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_list_groups()
     }
 }
 impl From<super::sasl_handshake_response::SaslHandshakeResponse> for ResponseBody {
@@ -17081,18 +19516,8 @@ impl From<super::sasl_handshake_response::SaslHandshakeResponse> for ResponseBod
 /// The body of api key 17, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::sasl_handshake_response::SaslHandshakeResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::SaslHandshake(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 17,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_sasl_handshake()
     }
 }
 impl From<super::api_versions_response::ApiVersionsResponse> for ResponseBody {
@@ -17103,18 +19528,8 @@ impl From<super::api_versions_response::ApiVersionsResponse> for ResponseBody {
 /// The body of api key 18, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::api_versions_response::ApiVersionsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ApiVersions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 18,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_api_versions()
     }
 }
 #[cfg(feature = "admin")]
@@ -17127,18 +19542,8 @@ impl From<super::create_topics_response::CreateTopicsResponse> for ResponseBody 
 /// The body of api key 19, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::create_topics_response::CreateTopicsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::CreateTopics(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 19,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_create_topics()
     }
 }
 #[cfg(feature = "admin")]
@@ -17151,18 +19556,8 @@ impl From<super::delete_topics_response::DeleteTopicsResponse> for ResponseBody 
 /// The body of api key 20, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_topics_response::DeleteTopicsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DeleteTopics(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 20,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_topics()
     }
 }
 #[cfg(feature = "admin")]
@@ -17175,18 +19570,8 @@ impl From<super::delete_records_response::DeleteRecordsResponse> for ResponseBod
 /// The body of api key 21, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_records_response::DeleteRecordsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DeleteRecords(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 21,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_records()
     }
 }
 impl From<super::init_producer_id_response::InitProducerIdResponse> for ResponseBody {
@@ -17197,18 +19582,8 @@ impl From<super::init_producer_id_response::InitProducerIdResponse> for Response
 /// The body of api key 22, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::init_producer_id_response::InitProducerIdResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::InitProducerId(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 22,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_init_producer_id()
     }
 }
 impl From<super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse>
@@ -17223,18 +19598,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::OffsetForLeaderEpoch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 23,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_offset_for_leader_epoch()
     }
 }
 impl From<super::add_partitions_to_txn_response::AddPartitionsToTxnResponse>
@@ -17249,18 +19614,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::add_partitions_to_txn_response::AddPartitionsToTxnResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AddPartitionsToTxn(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 24,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_add_partitions_to_txn()
     }
 }
 impl From<super::add_offsets_to_txn_response::AddOffsetsToTxnResponse> for ResponseBody {
@@ -17272,18 +19627,8 @@ impl From<super::add_offsets_to_txn_response::AddOffsetsToTxnResponse> for Respo
 impl TryFrom<ResponseBody>
 for super::add_offsets_to_txn_response::AddOffsetsToTxnResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AddOffsetsToTxn(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 25,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_add_offsets_to_txn()
     }
 }
 impl From<super::end_txn_response::EndTxnResponse> for ResponseBody {
@@ -17294,18 +19639,8 @@ impl From<super::end_txn_response::EndTxnResponse> for ResponseBody {
 /// The body of api key 26, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::end_txn_response::EndTxnResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::EndTxn(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 26,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_end_txn()
     }
 }
 #[cfg(feature = "admin")]
@@ -17319,18 +19654,8 @@ impl From<super::write_txn_markers_response::WriteTxnMarkersResponse> for Respon
 impl TryFrom<ResponseBody>
 for super::write_txn_markers_response::WriteTxnMarkersResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::WriteTxnMarkers(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 27,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_write_txn_markers()
     }
 }
 impl From<super::txn_offset_commit_response::TxnOffsetCommitResponse> for ResponseBody {
@@ -17342,18 +19667,8 @@ impl From<super::txn_offset_commit_response::TxnOffsetCommitResponse> for Respon
 impl TryFrom<ResponseBody>
 for super::txn_offset_commit_response::TxnOffsetCommitResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::TxnOffsetCommit(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 28,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_txn_offset_commit()
     }
 }
 #[cfg(feature = "admin")]
@@ -17366,18 +19681,8 @@ impl From<super::describe_acls_response::DescribeAclsResponse> for ResponseBody 
 /// The body of api key 29, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::describe_acls_response::DescribeAclsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeAcls(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 29,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_acls()
     }
 }
 #[cfg(feature = "admin")]
@@ -17390,18 +19695,8 @@ impl From<super::create_acls_response::CreateAclsResponse> for ResponseBody {
 /// The body of api key 30, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::create_acls_response::CreateAclsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::CreateAcls(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 30,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_create_acls()
     }
 }
 #[cfg(feature = "admin")]
@@ -17414,18 +19709,8 @@ impl From<super::delete_acls_response::DeleteAclsResponse> for ResponseBody {
 /// The body of api key 31, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_acls_response::DeleteAclsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DeleteAcls(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 31,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_acls()
     }
 }
 #[cfg(feature = "admin")]
@@ -17439,18 +19724,8 @@ impl From<super::describe_configs_response::DescribeConfigsResponse> for Respons
 impl TryFrom<ResponseBody>
 for super::describe_configs_response::DescribeConfigsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeConfigs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 32,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_configs()
     }
 }
 #[cfg(feature = "admin")]
@@ -17463,18 +19738,8 @@ impl From<super::alter_configs_response::AlterConfigsResponse> for ResponseBody 
 /// The body of api key 33, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::alter_configs_response::AlterConfigsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AlterConfigs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 33,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_configs()
     }
 }
 #[cfg(feature = "admin")]
@@ -17491,18 +19756,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AlterReplicaLogDirs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 34,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_replica_log_dirs()
     }
 }
 #[cfg(feature = "admin")]
@@ -17516,18 +19771,8 @@ impl From<super::describe_log_dirs_response::DescribeLogDirsResponse> for Respon
 impl TryFrom<ResponseBody>
 for super::describe_log_dirs_response::DescribeLogDirsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeLogDirs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 35,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_log_dirs()
     }
 }
 impl From<super::sasl_authenticate_response::SaslAuthenticateResponse> for ResponseBody {
@@ -17539,18 +19784,8 @@ impl From<super::sasl_authenticate_response::SaslAuthenticateResponse> for Respo
 impl TryFrom<ResponseBody>
 for super::sasl_authenticate_response::SaslAuthenticateResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::SaslAuthenticate(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 36,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_sasl_authenticate()
     }
 }
 #[cfg(feature = "admin")]
@@ -17564,18 +19799,8 @@ impl From<super::create_partitions_response::CreatePartitionsResponse> for Respo
 impl TryFrom<ResponseBody>
 for super::create_partitions_response::CreatePartitionsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::CreatePartitions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 37,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_create_partitions()
     }
 }
 #[cfg(feature = "admin")]
@@ -17592,18 +19817,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::create_delegation_token_response::CreateDelegationTokenResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::CreateDelegationToken(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 38,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_create_delegation_token()
     }
 }
 #[cfg(feature = "admin")]
@@ -17620,18 +19835,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::renew_delegation_token_response::RenewDelegationTokenResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::RenewDelegationToken(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 39,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_renew_delegation_token()
     }
 }
 #[cfg(feature = "admin")]
@@ -17648,18 +19853,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::expire_delegation_token_response::ExpireDelegationTokenResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ExpireDelegationToken(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 40,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_expire_delegation_token()
     }
 }
 #[cfg(feature = "admin")]
@@ -17676,18 +19871,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::describe_delegation_token_response::DescribeDelegationTokenResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeDelegationToken(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 41,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_delegation_token()
     }
 }
 #[cfg(feature = "admin")]
@@ -17700,18 +19885,8 @@ impl From<super::delete_groups_response::DeleteGroupsResponse> for ResponseBody 
 /// The body of api key 42, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_groups_response::DeleteGroupsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DeleteGroups(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 42,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_groups()
     }
 }
 #[cfg(feature = "admin")]
@@ -17724,18 +19899,8 @@ impl From<super::elect_leaders_response::ElectLeadersResponse> for ResponseBody 
 /// The body of api key 43, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::elect_leaders_response::ElectLeadersResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ElectLeaders(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 43,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_elect_leaders()
     }
 }
 #[cfg(feature = "admin")]
@@ -17752,18 +19917,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::incremental_alter_configs_response::IncrementalAlterConfigsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::IncrementalAlterConfigs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 44,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_incremental_alter_configs()
     }
 }
 #[cfg(feature = "admin")]
@@ -17781,18 +19936,8 @@ impl From<
 impl TryFrom<ResponseBody>
 for super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AlterPartitionReassignments(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 45,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_partition_reassignments()
     }
 }
 #[cfg(feature = "admin")]
@@ -17810,18 +19955,8 @@ impl From<
 impl TryFrom<ResponseBody>
 for super::list_partition_reassignments_response::ListPartitionReassignmentsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ListPartitionReassignments(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 46,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_list_partition_reassignments()
     }
 }
 #[cfg(feature = "admin")]
@@ -17834,18 +19969,8 @@ impl From<super::offset_delete_response::OffsetDeleteResponse> for ResponseBody 
 /// The body of api key 47, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::offset_delete_response::OffsetDeleteResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::OffsetDelete(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 47,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_offset_delete()
     }
 }
 #[cfg(feature = "admin")]
@@ -17862,18 +19987,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::describe_client_quotas_response::DescribeClientQuotasResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeClientQuotas(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 48,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_client_quotas()
     }
 }
 #[cfg(feature = "admin")]
@@ -17888,18 +20003,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::alter_client_quotas_response::AlterClientQuotasResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AlterClientQuotas(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 49,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_client_quotas()
     }
 }
 #[cfg(feature = "admin")]
@@ -17917,18 +20022,8 @@ impl From<
 impl TryFrom<ResponseBody>
 for super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeUserScramCredentials(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 50,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_user_scram_credentials()
     }
 }
 #[cfg(feature = "admin")]
@@ -17946,18 +20041,8 @@ impl From<
 impl TryFrom<ResponseBody>
 for super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AlterUserScramCredentials(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 51,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_user_scram_credentials()
     }
 }
 #[cfg(feature = "controller")]
@@ -17970,18 +20055,8 @@ impl From<super::vote_response::VoteResponse> for ResponseBody {
 /// The body of api key 52, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::vote_response::VoteResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::Vote(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 52,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_vote()
     }
 }
 #[cfg(feature = "controller")]
@@ -17996,18 +20071,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::begin_quorum_epoch_response::BeginQuorumEpochResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::BeginQuorumEpoch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 53,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_begin_quorum_epoch()
     }
 }
 #[cfg(feature = "controller")]
@@ -18020,18 +20085,8 @@ impl From<super::end_quorum_epoch_response::EndQuorumEpochResponse> for Response
 /// The body of api key 54, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::end_quorum_epoch_response::EndQuorumEpochResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::EndQuorumEpoch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 54,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_end_quorum_epoch()
     }
 }
 #[cfg(feature = "admin")]
@@ -18044,18 +20099,8 @@ impl From<super::describe_quorum_response::DescribeQuorumResponse> for ResponseB
 /// The body of api key 55, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::describe_quorum_response::DescribeQuorumResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeQuorum(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 55,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_quorum()
     }
 }
 #[cfg(feature = "controller")]
@@ -18068,18 +20113,8 @@ impl From<super::alter_partition_response::AlterPartitionResponse> for ResponseB
 /// The body of api key 56, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::alter_partition_response::AlterPartitionResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AlterPartition(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 56,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_partition()
     }
 }
 #[cfg(feature = "admin")]
@@ -18092,18 +20127,8 @@ impl From<super::update_features_response::UpdateFeaturesResponse> for ResponseB
 /// The body of api key 57, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::update_features_response::UpdateFeaturesResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::UpdateFeatures(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 57,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_update_features()
     }
 }
 #[cfg(feature = "admin")]
@@ -18116,18 +20141,8 @@ impl From<super::envelope_response::EnvelopeResponse> for ResponseBody {
 /// The body of api key 58, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::envelope_response::EnvelopeResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::Envelope(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 58,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_envelope()
     }
 }
 #[cfg(feature = "controller")]
@@ -18140,18 +20155,8 @@ impl From<super::fetch_snapshot_response::FetchSnapshotResponse> for ResponseBod
 /// The body of api key 59, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::fetch_snapshot_response::FetchSnapshotResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::FetchSnapshot(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 59,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_fetch_snapshot()
     }
 }
 #[cfg(feature = "admin")]
@@ -18165,18 +20170,8 @@ impl From<super::describe_cluster_response::DescribeClusterResponse> for Respons
 impl TryFrom<ResponseBody>
 for super::describe_cluster_response::DescribeClusterResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeCluster(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 60,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_cluster()
     }
 }
 #[cfg(feature = "admin")]
@@ -18191,18 +20186,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::describe_producers_response::DescribeProducersResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeProducers(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 61,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_producers()
     }
 }
 #[cfg(feature = "controller")]
@@ -18217,18 +20202,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::broker_registration_response::BrokerRegistrationResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::BrokerRegistration(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 62,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_broker_registration()
     }
 }
 #[cfg(feature = "controller")]
@@ -18242,18 +20217,8 @@ impl From<super::broker_heartbeat_response::BrokerHeartbeatResponse> for Respons
 impl TryFrom<ResponseBody>
 for super::broker_heartbeat_response::BrokerHeartbeatResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::BrokerHeartbeat(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 63,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_broker_heartbeat()
     }
 }
 #[cfg(feature = "admin")]
@@ -18267,18 +20232,8 @@ impl From<super::unregister_broker_response::UnregisterBrokerResponse> for Respo
 impl TryFrom<ResponseBody>
 for super::unregister_broker_response::UnregisterBrokerResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::UnregisterBroker(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 64,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_unregister_broker()
     }
 }
 #[cfg(feature = "admin")]
@@ -18295,18 +20250,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::describe_transactions_response::DescribeTransactionsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeTransactions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 65,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_transactions()
     }
 }
 #[cfg(feature = "admin")]
@@ -18320,18 +20265,8 @@ impl From<super::list_transactions_response::ListTransactionsResponse> for Respo
 impl TryFrom<ResponseBody>
 for super::list_transactions_response::ListTransactionsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ListTransactions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 66,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_list_transactions()
     }
 }
 #[cfg(feature = "controller")]
@@ -18348,18 +20283,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::allocate_producer_ids_response::AllocateProducerIdsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AllocateProducerIds(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 67,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_allocate_producer_ids()
     }
 }
 impl From<super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse>
@@ -18374,18 +20299,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ConsumerGroupHeartbeat(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 68,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_consumer_group_heartbeat()
     }
 }
 #[cfg(feature = "admin")]
@@ -18402,18 +20317,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::consumer_group_describe_response::ConsumerGroupDescribeResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ConsumerGroupDescribe(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 69,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_consumer_group_describe()
     }
 }
 #[cfg(feature = "controller")]
@@ -18430,18 +20335,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::controller_registration_response::ControllerRegistrationResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ControllerRegistration(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 70,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_controller_registration()
     }
 }
 impl From<super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse>
@@ -18456,18 +20351,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::GetTelemetrySubscriptions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 71,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_get_telemetry_subscriptions()
     }
 }
 impl From<super::push_telemetry_response::PushTelemetryResponse> for ResponseBody {
@@ -18478,18 +20363,8 @@ impl From<super::push_telemetry_response::PushTelemetryResponse> for ResponseBod
 /// The body of api key 72, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::push_telemetry_response::PushTelemetryResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::PushTelemetry(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 72,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_push_telemetry()
     }
 }
 #[cfg(feature = "controller")]
@@ -18506,18 +20381,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AssignReplicasToDirs(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 73,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_assign_replicas_to_dirs()
     }
 }
 #[cfg(feature = "admin")]
@@ -18534,18 +20399,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::list_config_resources_response::ListConfigResourcesResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ListConfigResources(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 74,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_list_config_resources()
     }
 }
 #[cfg(feature = "admin")]
@@ -18562,18 +20417,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::describe_topic_partitions_response::DescribeTopicPartitionsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeTopicPartitions(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 75,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_topic_partitions()
     }
 }
 #[cfg(feature = "admin")]
@@ -18590,18 +20435,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::share_group_heartbeat_response::ShareGroupHeartbeatResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ShareGroupHeartbeat(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 76,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_share_group_heartbeat()
     }
 }
 #[cfg(feature = "admin")]
@@ -18618,18 +20453,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::share_group_describe_response::ShareGroupDescribeResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ShareGroupDescribe(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 77,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_share_group_describe()
     }
 }
 #[cfg(feature = "admin")]
@@ -18642,18 +20467,8 @@ impl From<super::share_fetch_response::ShareFetchResponse> for ResponseBody {
 /// The body of api key 78, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::share_fetch_response::ShareFetchResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ShareFetch(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 78,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_share_fetch()
     }
 }
 #[cfg(feature = "admin")]
@@ -18667,18 +20482,8 @@ impl From<super::share_acknowledge_response::ShareAcknowledgeResponse> for Respo
 impl TryFrom<ResponseBody>
 for super::share_acknowledge_response::ShareAcknowledgeResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ShareAcknowledge(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 79,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_share_acknowledge()
     }
 }
 #[cfg(feature = "admin")]
@@ -18691,18 +20496,8 @@ impl From<super::add_raft_voter_response::AddRaftVoterResponse> for ResponseBody
 /// The body of api key 80, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::add_raft_voter_response::AddRaftVoterResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AddRaftVoter(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 80,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_add_raft_voter()
     }
 }
 #[cfg(feature = "admin")]
@@ -18716,18 +20511,8 @@ impl From<super::remove_raft_voter_response::RemoveRaftVoterResponse> for Respon
 impl TryFrom<ResponseBody>
 for super::remove_raft_voter_response::RemoveRaftVoterResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::RemoveRaftVoter(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 81,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_remove_raft_voter()
     }
 }
 #[cfg(feature = "controller")]
@@ -18741,18 +20526,8 @@ impl From<super::update_raft_voter_response::UpdateRaftVoterResponse> for Respon
 impl TryFrom<ResponseBody>
 for super::update_raft_voter_response::UpdateRaftVoterResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::UpdateRaftVoter(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 82,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_update_raft_voter()
     }
 }
 #[cfg(feature = "admin")]
@@ -18770,18 +20545,8 @@ impl From<
 impl TryFrom<ResponseBody>
 for super::initialize_share_group_state_response::InitializeShareGroupStateResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::InitializeShareGroupState(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 83,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_initialize_share_group_state()
     }
 }
 #[cfg(feature = "admin")]
@@ -18798,18 +20563,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::read_share_group_state_response::ReadShareGroupStateResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ReadShareGroupState(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 84,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_read_share_group_state()
     }
 }
 #[cfg(feature = "admin")]
@@ -18826,18 +20581,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::write_share_group_state_response::WriteShareGroupStateResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::WriteShareGroupState(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 85,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_write_share_group_state()
     }
 }
 #[cfg(feature = "admin")]
@@ -18854,18 +20599,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::delete_share_group_state_response::DeleteShareGroupStateResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DeleteShareGroupState(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 86,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_share_group_state()
     }
 }
 #[cfg(feature = "admin")]
@@ -18883,18 +20618,8 @@ impl From<
 impl TryFrom<ResponseBody>
 for super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::ReadShareGroupStateSummary(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 87,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_read_share_group_state_summary()
     }
 }
 #[cfg(feature = "admin")]
@@ -18911,18 +20636,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::StreamsGroupHeartbeat(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 88,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_streams_group_heartbeat()
     }
 }
 #[cfg(feature = "admin")]
@@ -18939,18 +20654,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::streams_group_describe_response::StreamsGroupDescribeResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::StreamsGroupDescribe(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 89,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_streams_group_describe()
     }
 }
 #[cfg(feature = "admin")]
@@ -18968,18 +20673,8 @@ impl From<
 impl TryFrom<ResponseBody>
 for super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DescribeShareGroupOffsets(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 90,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_describe_share_group_offsets()
     }
 }
 #[cfg(feature = "admin")]
@@ -18996,18 +20691,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::AlterShareGroupOffsets(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 91,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_alter_share_group_offsets()
     }
 }
 #[cfg(feature = "admin")]
@@ -19024,18 +20709,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::DeleteShareGroupOffsets(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 92,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_delete_share_group_offsets()
     }
 }
 #[cfg(feature = "admin")]
@@ -19053,18 +20728,8 @@ impl From<
 impl TryFrom<ResponseBody>
 for super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::StreamsGroupTopologyDescriptionUpdate(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 93,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_streams_group_topology_description_update()
     }
 }
 #[cfg(feature = "admin")]
@@ -19081,18 +20746,8 @@ for ResponseBody {
 impl TryFrom<ResponseBody>
 for super::unregister_controller_response::UnregisterControllerResponse {
     type Error = kwire::error::UnexpectedBody<ResponseBody>;
-    #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
-        match body {
-            ResponseBody::UnregisterController(m) => Ok(m),
-            body => {
-                Err(kwire::error::UnexpectedBody {
-                    expected: 94,
-                    found: body.api_key().code(),
-                    body,
-                })
-            }
-        }
+        body.take_unregister_controller()
     }
 }
 #[cfg(feature = "borrowed")]

@@ -395,7 +395,26 @@ fn emit_body_enum(
         _ => TokenStream::new(),
     };
     let dispatch = body_dispatch(name, &variants, covers, dispatch::Form::Owned, &docs, cx);
+    let take = |v: &proc_macro2::Ident| format_ident!("take_{}", naming::field_name(&v.to_string()));
+    // The moves out of the body, in the body's own impl: a `TryFrom` is
+    // compiled with its message type, and a match that moves out of a body
+    // there would need the drop code of every message of the set beside it.
+    let takes = entries.iter().map(|BodyEntry { variant: v, ty, key, cfg, .. }| {
+        let take = take(v);
+        quote! {
+            #cfg
+            // The error gives the body back, as `TryFrom`'s does.
+            #[allow(unreachable_patterns, clippy::result_large_err)]
+            fn #take(self) -> Result<#ty, kwire::error::UnexpectedBody<Self>> {
+                match self {
+                    Self::#v(m) => Ok(m),
+                    body => Err(kwire::error::UnexpectedBody { expected: #key, found: body.api_key().code(), body }),
+                }
+            }
+        }
+    });
     let froms = entries.iter().zip(&variants).map(|(BodyEntry { variant: v, ty, key, cfg, .. }, variant)| {
+        let take = take(v);
         let try_doc = format!(
             " The body of api key {key}, or [`UnexpectedBody`]({}) giving back a body of another api key.",
             link("error::UnexpectedBody")
@@ -409,12 +428,8 @@ fn emit_body_enum(
             impl TryFrom<#name> for #ty {
                 type Error = kwire::error::UnexpectedBody<#name>;
 
-                #[allow(unreachable_patterns)]
                 fn try_from(body: #name) -> Result<Self, Self::Error> {
-                    match body {
-                        #name::#v(m) => Ok(m),
-                        body => Err(kwire::error::UnexpectedBody { expected: #key, found: body.api_key().code(), body }),
-                    }
+                    body.#take()
                 }
             }
         }
@@ -453,6 +468,8 @@ fn emit_body_enum(
 
         impl #name {
             #methods
+
+            #(#takes)*
         }
 
         #(#froms)*
