@@ -3321,741 +3321,931 @@ impl RequestBody {
     ) -> Result<Self, kwire::error::DecodeError> {
         match api_key {
             ApiKey::Produce => {
-                <super::produce_request::ProduceRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Produce)
+                match <super::produce_request::ProduceRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Produce(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Fetch => {
-                <super::fetch_request::FetchRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Fetch)
+                match <super::fetch_request::FetchRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Fetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ListOffsets => {
-                <super::list_offsets_request::ListOffsetsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ListOffsets)
+                match <super::list_offsets_request::ListOffsetsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ListOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Metadata => {
-                <super::metadata_request::MetadataRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Metadata)
+                match <super::metadata_request::MetadataRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Metadata(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::LeaderAndIsr => {
-                <super::leader_and_isr_request::LeaderAndIsrRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::LeaderAndIsr)
+                match <super::leader_and_isr_request::LeaderAndIsrRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::LeaderAndIsr(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::StopReplica => {
-                <super::stop_replica_request::StopReplicaRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StopReplica)
+                match <super::stop_replica_request::StopReplicaRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StopReplica(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::UpdateMetadata => {
-                <super::update_metadata_request::UpdateMetadataRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UpdateMetadata)
+                match <super::update_metadata_request::UpdateMetadataRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UpdateMetadata(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::ControlledShutdown => {
-                <super::controlled_shutdown_request::ControlledShutdownRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ControlledShutdown)
+                match <super::controlled_shutdown_request::ControlledShutdownRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ControlledShutdown(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetCommit => {
-                <super::offset_commit_request::OffsetCommitRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::OffsetCommit)
+                match <super::offset_commit_request::OffsetCommitRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::OffsetCommit(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetFetch => {
-                <super::offset_fetch_request::OffsetFetchRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::OffsetFetch)
+                match <super::offset_fetch_request::OffsetFetchRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::OffsetFetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::FindCoordinator => {
-                <super::find_coordinator_request::FindCoordinatorRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::FindCoordinator)
+                match <super::find_coordinator_request::FindCoordinatorRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::FindCoordinator(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::JoinGroup => {
-                <super::join_group_request::JoinGroupRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::JoinGroup)
+                match <super::join_group_request::JoinGroupRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::JoinGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Heartbeat => {
-                <super::heartbeat_request::HeartbeatRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Heartbeat)
+                match <super::heartbeat_request::HeartbeatRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Heartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::LeaveGroup => {
-                <super::leave_group_request::LeaveGroupRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::LeaveGroup)
+                match <super::leave_group_request::LeaveGroupRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::LeaveGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SyncGroup => {
-                <super::sync_group_request::SyncGroupRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::SyncGroup)
+                match <super::sync_group_request::SyncGroupRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::SyncGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeGroups => {
-                <super::describe_groups_request::DescribeGroupsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeGroups)
+                match <super::describe_groups_request::DescribeGroupsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListGroups => {
-                <super::list_groups_request::ListGroupsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ListGroups)
+                match <super::list_groups_request::ListGroupsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ListGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SaslHandshake => {
-                <super::sasl_handshake_request::SaslHandshakeRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::SaslHandshake)
+                match <super::sasl_handshake_request::SaslHandshakeRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::SaslHandshake(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ApiVersions => {
-                <super::api_versions_request::ApiVersionsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ApiVersions)
+                match <super::api_versions_request::ApiVersionsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ApiVersions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateTopics => {
-                <super::create_topics_request::CreateTopicsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::CreateTopics)
+                match <super::create_topics_request::CreateTopicsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::CreateTopics(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteTopics => {
-                <super::delete_topics_request::DeleteTopicsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteTopics)
+                match <super::delete_topics_request::DeleteTopicsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteTopics(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteRecords => {
-                <super::delete_records_request::DeleteRecordsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteRecords)
+                match <super::delete_records_request::DeleteRecordsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteRecords(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::InitProducerId => {
-                <super::init_producer_id_request::InitProducerIdRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::InitProducerId)
+                match <super::init_producer_id_request::InitProducerIdRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::InitProducerId(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetForLeaderEpoch => {
-                <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::OffsetForLeaderEpoch)
+                match <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::OffsetForLeaderEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::AddPartitionsToTxn => {
-                <super::add_partitions_to_txn_request::AddPartitionsToTxnRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AddPartitionsToTxn)
+                match <super::add_partitions_to_txn_request::AddPartitionsToTxnRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AddPartitionsToTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::AddOffsetsToTxn => {
-                <super::add_offsets_to_txn_request::AddOffsetsToTxnRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AddOffsetsToTxn)
+                match <super::add_offsets_to_txn_request::AddOffsetsToTxnRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AddOffsetsToTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::EndTxn => {
-                <super::end_txn_request::EndTxnRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::EndTxn)
+                match <super::end_txn_request::EndTxnRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::EndTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::WriteTxnMarkers => {
-                <super::write_txn_markers_request::WriteTxnMarkersRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::WriteTxnMarkers)
+                match <super::write_txn_markers_request::WriteTxnMarkersRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::WriteTxnMarkers(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::TxnOffsetCommit => {
-                <super::txn_offset_commit_request::TxnOffsetCommitRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::TxnOffsetCommit)
+                match <super::txn_offset_commit_request::TxnOffsetCommitRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::TxnOffsetCommit(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeAcls => {
-                <super::describe_acls_request::DescribeAclsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeAcls)
+                match <super::describe_acls_request::DescribeAclsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateAcls => {
-                <super::create_acls_request::CreateAclsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::CreateAcls)
+                match <super::create_acls_request::CreateAclsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::CreateAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteAcls => {
-                <super::delete_acls_request::DeleteAclsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteAcls)
+                match <super::delete_acls_request::DeleteAclsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeConfigs => {
-                <super::describe_configs_request::DescribeConfigsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeConfigs)
+                match <super::describe_configs_request::DescribeConfigsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterConfigs => {
-                <super::alter_configs_request::AlterConfigsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterConfigs)
+                match <super::alter_configs_request::AlterConfigsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterReplicaLogDirs => {
-                <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterReplicaLogDirs)
+                match <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterReplicaLogDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeLogDirs => {
-                <super::describe_log_dirs_request::DescribeLogDirsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeLogDirs)
+                match <super::describe_log_dirs_request::DescribeLogDirsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeLogDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SaslAuthenticate => {
-                <super::sasl_authenticate_request::SaslAuthenticateRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::SaslAuthenticate)
+                match <super::sasl_authenticate_request::SaslAuthenticateRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::SaslAuthenticate(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreatePartitions => {
-                <super::create_partitions_request::CreatePartitionsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::CreatePartitions)
+                match <super::create_partitions_request::CreatePartitionsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::CreatePartitions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateDelegationToken => {
-                <super::create_delegation_token_request::CreateDelegationTokenRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::CreateDelegationToken)
+                match <super::create_delegation_token_request::CreateDelegationTokenRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::CreateDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::RenewDelegationToken => {
-                <super::renew_delegation_token_request::RenewDelegationTokenRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RenewDelegationToken)
+                match <super::renew_delegation_token_request::RenewDelegationTokenRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RenewDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ExpireDelegationToken => {
-                <super::expire_delegation_token_request::ExpireDelegationTokenRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ExpireDelegationToken)
+                match <super::expire_delegation_token_request::ExpireDelegationTokenRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ExpireDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeDelegationToken => {
-                <super::describe_delegation_token_request::DescribeDelegationTokenRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeDelegationToken)
+                match <super::describe_delegation_token_request::DescribeDelegationTokenRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteGroups => {
-                <super::delete_groups_request::DeleteGroupsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteGroups)
+                match <super::delete_groups_request::DeleteGroupsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ElectLeaders => {
-                <super::elect_leaders_request::ElectLeadersRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ElectLeaders)
+                match <super::elect_leaders_request::ElectLeadersRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ElectLeaders(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::IncrementalAlterConfigs => {
-                <super::incremental_alter_configs_request::IncrementalAlterConfigsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::IncrementalAlterConfigs)
+                match <super::incremental_alter_configs_request::IncrementalAlterConfigsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::IncrementalAlterConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterPartitionReassignments => {
-                <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterPartitionReassignments)
+                match <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterPartitionReassignments(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListPartitionReassignments => {
-                <super::list_partition_reassignments_request::ListPartitionReassignmentsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ListPartitionReassignments)
+                match <super::list_partition_reassignments_request::ListPartitionReassignmentsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ListPartitionReassignments(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::OffsetDelete => {
-                <super::offset_delete_request::OffsetDeleteRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::OffsetDelete)
+                match <super::offset_delete_request::OffsetDeleteRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::OffsetDelete(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeClientQuotas => {
-                <super::describe_client_quotas_request::DescribeClientQuotasRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeClientQuotas)
+                match <super::describe_client_quotas_request::DescribeClientQuotasRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeClientQuotas(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterClientQuotas => {
-                <super::alter_client_quotas_request::AlterClientQuotasRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterClientQuotas)
+                match <super::alter_client_quotas_request::AlterClientQuotasRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterClientQuotas(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeUserScramCredentials => {
-                <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeUserScramCredentials)
+                match <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeUserScramCredentials(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterUserScramCredentials => {
-                <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterUserScramCredentials)
+                match <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterUserScramCredentials(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::Vote => {
-                <super::vote_request::VoteRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Vote)
+                match <super::vote_request::VoteRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Vote(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BeginQuorumEpoch => {
-                <super::begin_quorum_epoch_request::BeginQuorumEpochRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::BeginQuorumEpoch)
+                match <super::begin_quorum_epoch_request::BeginQuorumEpochRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::BeginQuorumEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::EndQuorumEpoch => {
-                <super::end_quorum_epoch_request::EndQuorumEpochRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::EndQuorumEpoch)
+                match <super::end_quorum_epoch_request::EndQuorumEpochRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::EndQuorumEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeQuorum => {
-                <super::describe_quorum_request::DescribeQuorumRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeQuorum)
+                match <super::describe_quorum_request::DescribeQuorumRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeQuorum(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AlterPartition => {
-                <super::alter_partition_request::AlterPartitionRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterPartition)
+                match <super::alter_partition_request::AlterPartitionRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterPartition(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UpdateFeatures => {
-                <super::update_features_request::UpdateFeaturesRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UpdateFeatures)
+                match <super::update_features_request::UpdateFeaturesRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UpdateFeatures(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::Envelope => {
-                <super::envelope_request::EnvelopeRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Envelope)
+                match <super::envelope_request::EnvelopeRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Envelope(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::FetchSnapshot => {
-                <super::fetch_snapshot_request::FetchSnapshotRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::FetchSnapshot)
+                match <super::fetch_snapshot_request::FetchSnapshotRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::FetchSnapshot(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeCluster => {
-                <super::describe_cluster_request::DescribeClusterRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeCluster)
+                match <super::describe_cluster_request::DescribeClusterRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeCluster(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeProducers => {
-                <super::describe_producers_request::DescribeProducersRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeProducers)
+                match <super::describe_producers_request::DescribeProducersRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeProducers(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BrokerRegistration => {
-                <super::broker_registration_request::BrokerRegistrationRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::BrokerRegistration)
+                match <super::broker_registration_request::BrokerRegistrationRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::BrokerRegistration(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BrokerHeartbeat => {
-                <super::broker_heartbeat_request::BrokerHeartbeatRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::BrokerHeartbeat)
+                match <super::broker_heartbeat_request::BrokerHeartbeatRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::BrokerHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UnregisterBroker => {
-                <super::unregister_broker_request::UnregisterBrokerRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UnregisterBroker)
+                match <super::unregister_broker_request::UnregisterBrokerRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UnregisterBroker(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeTransactions => {
-                <super::describe_transactions_request::DescribeTransactionsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeTransactions)
+                match <super::describe_transactions_request::DescribeTransactionsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeTransactions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListTransactions => {
-                <super::list_transactions_request::ListTransactionsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ListTransactions)
+                match <super::list_transactions_request::ListTransactionsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ListTransactions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AllocateProducerIds => {
-                <super::allocate_producer_ids_request::AllocateProducerIdsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AllocateProducerIds)
+                match <super::allocate_producer_ids_request::AllocateProducerIdsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AllocateProducerIds(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ConsumerGroupHeartbeat => {
-                <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupHeartbeat)
+                match <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ConsumerGroupDescribe => {
-                <super::consumer_group_describe_request::ConsumerGroupDescribeRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupDescribe)
+                match <super::consumer_group_describe_request::ConsumerGroupDescribeRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::ControllerRegistration => {
-                <super::controller_registration_request::ControllerRegistrationRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ControllerRegistration)
+                match <super::controller_registration_request::ControllerRegistrationRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ControllerRegistration(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::GetTelemetrySubscriptions => {
-                <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::GetTelemetrySubscriptions)
+                match <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::GetTelemetrySubscriptions(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::PushTelemetry => {
-                <super::push_telemetry_request::PushTelemetryRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::PushTelemetry)
+                match <super::push_telemetry_request::PushTelemetryRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::PushTelemetry(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AssignReplicasToDirs => {
-                <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AssignReplicasToDirs)
+                match <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AssignReplicasToDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListConfigResources => {
-                <super::list_config_resources_request::ListConfigResourcesRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ListConfigResources)
+                match <super::list_config_resources_request::ListConfigResourcesRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ListConfigResources(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeTopicPartitions => {
-                <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeTopicPartitions)
+                match <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeTopicPartitions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareGroupHeartbeat => {
-                <super::share_group_heartbeat_request::ShareGroupHeartbeatRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupHeartbeat)
+                match <super::share_group_heartbeat_request::ShareGroupHeartbeatRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareGroupDescribe => {
-                <super::share_group_describe_request::ShareGroupDescribeRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupDescribe)
+                match <super::share_group_describe_request::ShareGroupDescribeRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareFetch => {
-                <super::share_fetch_request::ShareFetchRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareFetch)
+                match <super::share_fetch_request::ShareFetchRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareFetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareAcknowledge => {
-                <super::share_acknowledge_request::ShareAcknowledgeRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareAcknowledge)
+                match <super::share_acknowledge_request::ShareAcknowledgeRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareAcknowledge(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AddRaftVoter => {
-                <super::add_raft_voter_request::AddRaftVoterRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AddRaftVoter)
+                match <super::add_raft_voter_request::AddRaftVoterRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AddRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::RemoveRaftVoter => {
-                <super::remove_raft_voter_request::RemoveRaftVoterRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RemoveRaftVoter)
+                match <super::remove_raft_voter_request::RemoveRaftVoterRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RemoveRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::UpdateRaftVoter => {
-                <super::update_raft_voter_request::UpdateRaftVoterRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UpdateRaftVoter)
+                match <super::update_raft_voter_request::UpdateRaftVoterRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UpdateRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::InitializeShareGroupState => {
-                <super::initialize_share_group_state_request::InitializeShareGroupStateRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::InitializeShareGroupState)
+                match <super::initialize_share_group_state_request::InitializeShareGroupStateRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::InitializeShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupState => {
-                <super::read_share_group_state_request::ReadShareGroupStateRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ReadShareGroupState)
+                match <super::read_share_group_state_request::ReadShareGroupStateRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ReadShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::WriteShareGroupState => {
-                <super::write_share_group_state_request::WriteShareGroupStateRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::WriteShareGroupState)
+                match <super::write_share_group_state_request::WriteShareGroupStateRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::WriteShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupState => {
-                <super::delete_share_group_state_request::DeleteShareGroupStateRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteShareGroupState)
+                match <super::delete_share_group_state_request::DeleteShareGroupStateRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupStateSummary => {
-                <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ReadShareGroupStateSummary)
+                match <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ReadShareGroupStateSummary(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupHeartbeat => {
-                <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupHeartbeat)
+                match <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupDescribe => {
-                <super::streams_group_describe_request::StreamsGroupDescribeRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupDescribe)
+                match <super::streams_group_describe_request::StreamsGroupDescribeRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeShareGroupOffsets => {
-                <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeShareGroupOffsets)
+                match <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterShareGroupOffsets => {
-                <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterShareGroupOffsets)
+                match <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupOffsets => {
-                <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteShareGroupOffsets)
+                match <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupTopologyDescriptionUpdate => {
-                <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupTopologyDescriptionUpdate)
+                match <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupTopologyDescriptionUpdate(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UnregisterController => {
-                <super::unregister_controller_request::UnregisterControllerRequest as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UnregisterController)
+                match <super::unregister_controller_request::UnregisterControllerRequest as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UnregisterController(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[allow(unreachable_patterns)]
             _ => {
@@ -11176,646 +11366,836 @@ impl<'a> RequestBodyRef<'a> {
     ) -> Result<Self, kwire::error::DecodeError> {
         match api_key {
             ApiKey::Produce => {
-                <super::produce_request::ProduceRequestRef<
+                match <super::produce_request::ProduceRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Produce)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Produce(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Fetch => {
-                <super::fetch_request::FetchRequestRef<
+                match <super::fetch_request::FetchRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Fetch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Fetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ListOffsets => {
-                <super::list_offsets_request::ListOffsetsRequestRef<
+                match <super::list_offsets_request::ListOffsetsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ListOffsets)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ListOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Metadata => {
-                <super::metadata_request::MetadataRequestRef<
+                match <super::metadata_request::MetadataRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Metadata)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Metadata(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::LeaderAndIsr => {
-                <super::leader_and_isr_request::LeaderAndIsrRequestRef<
+                match <super::leader_and_isr_request::LeaderAndIsrRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::LeaderAndIsr)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::LeaderAndIsr(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::StopReplica => {
-                <super::stop_replica_request::StopReplicaRequestRef<
+                match <super::stop_replica_request::StopReplicaRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::StopReplica)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::StopReplica(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::UpdateMetadata => {
-                <super::update_metadata_request::UpdateMetadataRequestRef<
+                match <super::update_metadata_request::UpdateMetadataRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::UpdateMetadata)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::UpdateMetadata(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::ControlledShutdown => {
-                <super::controlled_shutdown_request::ControlledShutdownRequestRef<
+                match <super::controlled_shutdown_request::ControlledShutdownRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ControlledShutdown)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ControlledShutdown(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetCommit => {
-                <super::offset_commit_request::OffsetCommitRequestRef<
+                match <super::offset_commit_request::OffsetCommitRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::OffsetCommit)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::OffsetCommit(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetFetch => {
-                <super::offset_fetch_request::OffsetFetchRequestRef<
+                match <super::offset_fetch_request::OffsetFetchRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::OffsetFetch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::OffsetFetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::FindCoordinator => {
-                <super::find_coordinator_request::FindCoordinatorRequestRef<
+                match <super::find_coordinator_request::FindCoordinatorRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::FindCoordinator)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::FindCoordinator(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::JoinGroup => {
-                <super::join_group_request::JoinGroupRequestRef<
+                match <super::join_group_request::JoinGroupRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::JoinGroup)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::JoinGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Heartbeat => {
-                <super::heartbeat_request::HeartbeatRequestRef<
+                match <super::heartbeat_request::HeartbeatRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Heartbeat)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Heartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::LeaveGroup => {
-                <super::leave_group_request::LeaveGroupRequestRef<
+                match <super::leave_group_request::LeaveGroupRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::LeaveGroup)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::LeaveGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SyncGroup => {
-                <super::sync_group_request::SyncGroupRequestRef<
+                match <super::sync_group_request::SyncGroupRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::SyncGroup)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::SyncGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeGroups => {
-                <super::describe_groups_request::DescribeGroupsRequestRef<
+                match <super::describe_groups_request::DescribeGroupsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeGroups)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListGroups => {
-                <super::list_groups_request::ListGroupsRequestRef<
+                match <super::list_groups_request::ListGroupsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ListGroups)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ListGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SaslHandshake => {
-                <super::sasl_handshake_request::SaslHandshakeRequestRef<
+                match <super::sasl_handshake_request::SaslHandshakeRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::SaslHandshake)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::SaslHandshake(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ApiVersions => {
-                <super::api_versions_request::ApiVersionsRequestRef<
+                match <super::api_versions_request::ApiVersionsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ApiVersions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ApiVersions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateTopics => {
-                <super::create_topics_request::CreateTopicsRequestRef<
+                match <super::create_topics_request::CreateTopicsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::CreateTopics)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::CreateTopics(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteTopics => {
-                <super::delete_topics_request::DeleteTopicsRequestRef<
+                match <super::delete_topics_request::DeleteTopicsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteTopics)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteTopics(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteRecords => {
-                <super::delete_records_request::DeleteRecordsRequestRef<
+                match <super::delete_records_request::DeleteRecordsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteRecords)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteRecords(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::InitProducerId => {
-                <super::init_producer_id_request::InitProducerIdRequestRef<
+                match <super::init_producer_id_request::InitProducerIdRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::InitProducerId)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::InitProducerId(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetForLeaderEpoch => {
-                <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequestRef<
+                match <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::OffsetForLeaderEpoch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::OffsetForLeaderEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::AddPartitionsToTxn => {
-                <super::add_partitions_to_txn_request::AddPartitionsToTxnRequestRef<
+                match <super::add_partitions_to_txn_request::AddPartitionsToTxnRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AddPartitionsToTxn)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AddPartitionsToTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::AddOffsetsToTxn => {
-                <super::add_offsets_to_txn_request::AddOffsetsToTxnRequestRef<
+                match <super::add_offsets_to_txn_request::AddOffsetsToTxnRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AddOffsetsToTxn)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AddOffsetsToTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::EndTxn => {
-                <super::end_txn_request::EndTxnRequestRef<
+                match <super::end_txn_request::EndTxnRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::EndTxn)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::EndTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::WriteTxnMarkers => {
-                <super::write_txn_markers_request::WriteTxnMarkersRequestRef<
+                match <super::write_txn_markers_request::WriteTxnMarkersRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::WriteTxnMarkers)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::WriteTxnMarkers(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::TxnOffsetCommit => {
-                <super::txn_offset_commit_request::TxnOffsetCommitRequestRef<
+                match <super::txn_offset_commit_request::TxnOffsetCommitRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::TxnOffsetCommit)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::TxnOffsetCommit(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeAcls => {
-                <super::describe_acls_request::DescribeAclsRequestRef<
+                match <super::describe_acls_request::DescribeAclsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeAcls)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateAcls => {
-                <super::create_acls_request::CreateAclsRequestRef<
+                match <super::create_acls_request::CreateAclsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::CreateAcls)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::CreateAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteAcls => {
-                <super::delete_acls_request::DeleteAclsRequestRef<
+                match <super::delete_acls_request::DeleteAclsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteAcls)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeConfigs => {
-                <super::describe_configs_request::DescribeConfigsRequestRef<
+                match <super::describe_configs_request::DescribeConfigsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeConfigs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterConfigs => {
-                <super::alter_configs_request::AlterConfigsRequestRef<
+                match <super::alter_configs_request::AlterConfigsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterConfigs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterReplicaLogDirs => {
-                <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequestRef<
+                match <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterReplicaLogDirs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterReplicaLogDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeLogDirs => {
-                <super::describe_log_dirs_request::DescribeLogDirsRequestRef<
+                match <super::describe_log_dirs_request::DescribeLogDirsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeLogDirs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeLogDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SaslAuthenticate => {
-                <super::sasl_authenticate_request::SaslAuthenticateRequestRef<
+                match <super::sasl_authenticate_request::SaslAuthenticateRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::SaslAuthenticate)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::SaslAuthenticate(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreatePartitions => {
-                <super::create_partitions_request::CreatePartitionsRequestRef<
+                match <super::create_partitions_request::CreatePartitionsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::CreatePartitions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::CreatePartitions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateDelegationToken => {
-                <super::create_delegation_token_request::CreateDelegationTokenRequestRef<
+                match <super::create_delegation_token_request::CreateDelegationTokenRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::CreateDelegationToken)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::CreateDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::RenewDelegationToken => {
-                <super::renew_delegation_token_request::RenewDelegationTokenRequestRef<
+                match <super::renew_delegation_token_request::RenewDelegationTokenRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::RenewDelegationToken)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::RenewDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ExpireDelegationToken => {
-                <super::expire_delegation_token_request::ExpireDelegationTokenRequestRef<
+                match <super::expire_delegation_token_request::ExpireDelegationTokenRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ExpireDelegationToken)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ExpireDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeDelegationToken => {
-                <super::describe_delegation_token_request::DescribeDelegationTokenRequestRef<
+                match <super::describe_delegation_token_request::DescribeDelegationTokenRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeDelegationToken)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteGroups => {
-                <super::delete_groups_request::DeleteGroupsRequestRef<
+                match <super::delete_groups_request::DeleteGroupsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteGroups)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ElectLeaders => {
-                <super::elect_leaders_request::ElectLeadersRequestRef<
+                match <super::elect_leaders_request::ElectLeadersRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ElectLeaders)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ElectLeaders(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::IncrementalAlterConfigs => {
-                <super::incremental_alter_configs_request::IncrementalAlterConfigsRequestRef<
+                match <super::incremental_alter_configs_request::IncrementalAlterConfigsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::IncrementalAlterConfigs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::IncrementalAlterConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterPartitionReassignments => {
-                <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequestRef<
+                match <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterPartitionReassignments)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterPartitionReassignments(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListPartitionReassignments => {
-                <super::list_partition_reassignments_request::ListPartitionReassignmentsRequestRef<
+                match <super::list_partition_reassignments_request::ListPartitionReassignmentsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ListPartitionReassignments)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ListPartitionReassignments(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::OffsetDelete => {
-                <super::offset_delete_request::OffsetDeleteRequestRef<
+                match <super::offset_delete_request::OffsetDeleteRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::OffsetDelete)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::OffsetDelete(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeClientQuotas => {
-                <super::describe_client_quotas_request::DescribeClientQuotasRequestRef<
+                match <super::describe_client_quotas_request::DescribeClientQuotasRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeClientQuotas)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeClientQuotas(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterClientQuotas => {
-                <super::alter_client_quotas_request::AlterClientQuotasRequestRef<
+                match <super::alter_client_quotas_request::AlterClientQuotasRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterClientQuotas)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterClientQuotas(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeUserScramCredentials => {
-                <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequestRef<
+                match <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeUserScramCredentials)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeUserScramCredentials(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterUserScramCredentials => {
-                <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequestRef<
+                match <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterUserScramCredentials)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterUserScramCredentials(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::Vote => {
-                <super::vote_request::VoteRequestRef<
+                match <super::vote_request::VoteRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Vote)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Vote(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BeginQuorumEpoch => {
-                <super::begin_quorum_epoch_request::BeginQuorumEpochRequestRef<
+                match <super::begin_quorum_epoch_request::BeginQuorumEpochRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::BeginQuorumEpoch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::BeginQuorumEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::EndQuorumEpoch => {
-                <super::end_quorum_epoch_request::EndQuorumEpochRequestRef<
+                match <super::end_quorum_epoch_request::EndQuorumEpochRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::EndQuorumEpoch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::EndQuorumEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeQuorum => {
-                <super::describe_quorum_request::DescribeQuorumRequestRef<
+                match <super::describe_quorum_request::DescribeQuorumRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeQuorum)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeQuorum(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AlterPartition => {
-                <super::alter_partition_request::AlterPartitionRequestRef<
+                match <super::alter_partition_request::AlterPartitionRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterPartition)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterPartition(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UpdateFeatures => {
-                <super::update_features_request::UpdateFeaturesRequestRef<
+                match <super::update_features_request::UpdateFeaturesRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::UpdateFeatures)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::UpdateFeatures(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::Envelope => {
-                <super::envelope_request::EnvelopeRequestRef<
+                match <super::envelope_request::EnvelopeRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Envelope)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Envelope(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::FetchSnapshot => {
-                <super::fetch_snapshot_request::FetchSnapshotRequestRef<
+                match <super::fetch_snapshot_request::FetchSnapshotRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::FetchSnapshot)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::FetchSnapshot(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeCluster => {
-                <super::describe_cluster_request::DescribeClusterRequestRef<
+                match <super::describe_cluster_request::DescribeClusterRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeCluster)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeCluster(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeProducers => {
-                <super::describe_producers_request::DescribeProducersRequestRef<
+                match <super::describe_producers_request::DescribeProducersRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeProducers)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeProducers(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BrokerRegistration => {
-                <super::broker_registration_request::BrokerRegistrationRequestRef<
+                match <super::broker_registration_request::BrokerRegistrationRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::BrokerRegistration)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::BrokerRegistration(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BrokerHeartbeat => {
-                <super::broker_heartbeat_request::BrokerHeartbeatRequestRef<
+                match <super::broker_heartbeat_request::BrokerHeartbeatRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::BrokerHeartbeat)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::BrokerHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UnregisterBroker => {
-                <super::unregister_broker_request::UnregisterBrokerRequestRef<
+                match <super::unregister_broker_request::UnregisterBrokerRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::UnregisterBroker)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::UnregisterBroker(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeTransactions => {
-                <super::describe_transactions_request::DescribeTransactionsRequestRef<
+                match <super::describe_transactions_request::DescribeTransactionsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeTransactions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeTransactions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListTransactions => {
-                <super::list_transactions_request::ListTransactionsRequestRef<
+                match <super::list_transactions_request::ListTransactionsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ListTransactions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ListTransactions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AllocateProducerIds => {
-                <super::allocate_producer_ids_request::AllocateProducerIdsRequestRef<
+                match <super::allocate_producer_ids_request::AllocateProducerIdsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AllocateProducerIds)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AllocateProducerIds(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ConsumerGroupHeartbeat => {
-                <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequestRef<
+                match <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ConsumerGroupHeartbeat)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ConsumerGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ConsumerGroupDescribe => {
-                <super::consumer_group_describe_request::ConsumerGroupDescribeRequestRef<
+                match <super::consumer_group_describe_request::ConsumerGroupDescribeRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ConsumerGroupDescribe)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ConsumerGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::ControllerRegistration => {
-                <super::controller_registration_request::ControllerRegistrationRequestRef<
+                match <super::controller_registration_request::ControllerRegistrationRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ControllerRegistration)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ControllerRegistration(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::GetTelemetrySubscriptions => {
-                <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequestRef<
+                match <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::GetTelemetrySubscriptions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::GetTelemetrySubscriptions(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::PushTelemetry => {
-                <super::push_telemetry_request::PushTelemetryRequestRef<
+                match <super::push_telemetry_request::PushTelemetryRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::PushTelemetry)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::PushTelemetry(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AssignReplicasToDirs => {
-                <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequestRef<
+                match <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AssignReplicasToDirs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AssignReplicasToDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListConfigResources => {
-                <super::list_config_resources_request::ListConfigResourcesRequestRef<
+                match <super::list_config_resources_request::ListConfigResourcesRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ListConfigResources)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ListConfigResources(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeTopicPartitions => {
-                <super::describe_topic_partitions_request::DescribeTopicPartitionsRequestRef<
+                match <super::describe_topic_partitions_request::DescribeTopicPartitionsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeTopicPartitions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeTopicPartitions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareGroupHeartbeat => {
-                <super::share_group_heartbeat_request::ShareGroupHeartbeatRequestRef<
+                match <super::share_group_heartbeat_request::ShareGroupHeartbeatRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ShareGroupHeartbeat)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ShareGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareGroupDescribe => {
-                <super::share_group_describe_request::ShareGroupDescribeRequestRef<
+                match <super::share_group_describe_request::ShareGroupDescribeRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ShareGroupDescribe)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ShareGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareFetch => {
-                <super::share_fetch_request::ShareFetchRequestRef<
+                match <super::share_fetch_request::ShareFetchRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ShareFetch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ShareFetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareAcknowledge => {
-                <super::share_acknowledge_request::ShareAcknowledgeRequestRef<
+                match <super::share_acknowledge_request::ShareAcknowledgeRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ShareAcknowledge)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ShareAcknowledge(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AddRaftVoter => {
-                <super::add_raft_voter_request::AddRaftVoterRequestRef<
+                match <super::add_raft_voter_request::AddRaftVoterRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AddRaftVoter)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AddRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::RemoveRaftVoter => {
-                <super::remove_raft_voter_request::RemoveRaftVoterRequestRef<
+                match <super::remove_raft_voter_request::RemoveRaftVoterRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::RemoveRaftVoter)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::RemoveRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::UpdateRaftVoter => {
-                <super::update_raft_voter_request::UpdateRaftVoterRequestRef<
+                match <super::update_raft_voter_request::UpdateRaftVoterRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::UpdateRaftVoter)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::UpdateRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::InitializeShareGroupState => {
-                <super::initialize_share_group_state_request::InitializeShareGroupStateRequestRef<
+                match <super::initialize_share_group_state_request::InitializeShareGroupStateRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::InitializeShareGroupState)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::InitializeShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupState => {
-                <super::read_share_group_state_request::ReadShareGroupStateRequestRef<
+                match <super::read_share_group_state_request::ReadShareGroupStateRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ReadShareGroupState)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ReadShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::WriteShareGroupState => {
-                <super::write_share_group_state_request::WriteShareGroupStateRequestRef<
+                match <super::write_share_group_state_request::WriteShareGroupStateRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::WriteShareGroupState)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::WriteShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupState => {
-                <super::delete_share_group_state_request::DeleteShareGroupStateRequestRef<
+                match <super::delete_share_group_state_request::DeleteShareGroupStateRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteShareGroupState)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupStateSummary => {
-                <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequestRef<
+                match <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ReadShareGroupStateSummary)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ReadShareGroupStateSummary(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupHeartbeat => {
-                <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequestRef<
+                match <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::StreamsGroupHeartbeat)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::StreamsGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupDescribe => {
-                <super::streams_group_describe_request::StreamsGroupDescribeRequestRef<
+                match <super::streams_group_describe_request::StreamsGroupDescribeRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::StreamsGroupDescribe)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::StreamsGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeShareGroupOffsets => {
-                <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequestRef<
+                match <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeShareGroupOffsets)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterShareGroupOffsets => {
-                <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequestRef<
+                match <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterShareGroupOffsets)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupOffsets => {
-                <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequestRef<
+                match <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteShareGroupOffsets)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupTopologyDescriptionUpdate => {
-                <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequestRef<
+                match <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::StreamsGroupTopologyDescriptionUpdate)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::StreamsGroupTopologyDescriptionUpdate(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UnregisterController => {
-                <super::unregister_controller_request::UnregisterControllerRequestRef<
+                match <super::unregister_controller_request::UnregisterControllerRequestRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::UnregisterController)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::UnregisterController(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[allow(unreachable_patterns)]
             _ => {
@@ -13801,741 +14181,931 @@ impl ResponseBody {
     ) -> Result<Self, kwire::error::DecodeError> {
         match api_key {
             ApiKey::Produce => {
-                <super::produce_response::ProduceResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Produce)
+                match <super::produce_response::ProduceResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Produce(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Fetch => {
-                <super::fetch_response::FetchResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Fetch)
+                match <super::fetch_response::FetchResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Fetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ListOffsets => {
-                <super::list_offsets_response::ListOffsetsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ListOffsets)
+                match <super::list_offsets_response::ListOffsetsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ListOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Metadata => {
-                <super::metadata_response::MetadataResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Metadata)
+                match <super::metadata_response::MetadataResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Metadata(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::LeaderAndIsr => {
-                <super::leader_and_isr_response::LeaderAndIsrResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::LeaderAndIsr)
+                match <super::leader_and_isr_response::LeaderAndIsrResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::LeaderAndIsr(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::StopReplica => {
-                <super::stop_replica_response::StopReplicaResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StopReplica)
+                match <super::stop_replica_response::StopReplicaResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StopReplica(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::UpdateMetadata => {
-                <super::update_metadata_response::UpdateMetadataResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UpdateMetadata)
+                match <super::update_metadata_response::UpdateMetadataResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UpdateMetadata(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::ControlledShutdown => {
-                <super::controlled_shutdown_response::ControlledShutdownResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ControlledShutdown)
+                match <super::controlled_shutdown_response::ControlledShutdownResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ControlledShutdown(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetCommit => {
-                <super::offset_commit_response::OffsetCommitResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::OffsetCommit)
+                match <super::offset_commit_response::OffsetCommitResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::OffsetCommit(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetFetch => {
-                <super::offset_fetch_response::OffsetFetchResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::OffsetFetch)
+                match <super::offset_fetch_response::OffsetFetchResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::OffsetFetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::FindCoordinator => {
-                <super::find_coordinator_response::FindCoordinatorResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::FindCoordinator)
+                match <super::find_coordinator_response::FindCoordinatorResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::FindCoordinator(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::JoinGroup => {
-                <super::join_group_response::JoinGroupResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::JoinGroup)
+                match <super::join_group_response::JoinGroupResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::JoinGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Heartbeat => {
-                <super::heartbeat_response::HeartbeatResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Heartbeat)
+                match <super::heartbeat_response::HeartbeatResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Heartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::LeaveGroup => {
-                <super::leave_group_response::LeaveGroupResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::LeaveGroup)
+                match <super::leave_group_response::LeaveGroupResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::LeaveGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SyncGroup => {
-                <super::sync_group_response::SyncGroupResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::SyncGroup)
+                match <super::sync_group_response::SyncGroupResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::SyncGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeGroups => {
-                <super::describe_groups_response::DescribeGroupsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeGroups)
+                match <super::describe_groups_response::DescribeGroupsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListGroups => {
-                <super::list_groups_response::ListGroupsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ListGroups)
+                match <super::list_groups_response::ListGroupsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ListGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SaslHandshake => {
-                <super::sasl_handshake_response::SaslHandshakeResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::SaslHandshake)
+                match <super::sasl_handshake_response::SaslHandshakeResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::SaslHandshake(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ApiVersions => {
-                <super::api_versions_response::ApiVersionsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ApiVersions)
+                match <super::api_versions_response::ApiVersionsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ApiVersions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateTopics => {
-                <super::create_topics_response::CreateTopicsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::CreateTopics)
+                match <super::create_topics_response::CreateTopicsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::CreateTopics(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteTopics => {
-                <super::delete_topics_response::DeleteTopicsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteTopics)
+                match <super::delete_topics_response::DeleteTopicsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteTopics(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteRecords => {
-                <super::delete_records_response::DeleteRecordsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteRecords)
+                match <super::delete_records_response::DeleteRecordsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteRecords(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::InitProducerId => {
-                <super::init_producer_id_response::InitProducerIdResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::InitProducerId)
+                match <super::init_producer_id_response::InitProducerIdResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::InitProducerId(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetForLeaderEpoch => {
-                <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::OffsetForLeaderEpoch)
+                match <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::OffsetForLeaderEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::AddPartitionsToTxn => {
-                <super::add_partitions_to_txn_response::AddPartitionsToTxnResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AddPartitionsToTxn)
+                match <super::add_partitions_to_txn_response::AddPartitionsToTxnResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AddPartitionsToTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::AddOffsetsToTxn => {
-                <super::add_offsets_to_txn_response::AddOffsetsToTxnResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AddOffsetsToTxn)
+                match <super::add_offsets_to_txn_response::AddOffsetsToTxnResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AddOffsetsToTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::EndTxn => {
-                <super::end_txn_response::EndTxnResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::EndTxn)
+                match <super::end_txn_response::EndTxnResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::EndTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::WriteTxnMarkers => {
-                <super::write_txn_markers_response::WriteTxnMarkersResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::WriteTxnMarkers)
+                match <super::write_txn_markers_response::WriteTxnMarkersResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::WriteTxnMarkers(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::TxnOffsetCommit => {
-                <super::txn_offset_commit_response::TxnOffsetCommitResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::TxnOffsetCommit)
+                match <super::txn_offset_commit_response::TxnOffsetCommitResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::TxnOffsetCommit(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeAcls => {
-                <super::describe_acls_response::DescribeAclsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeAcls)
+                match <super::describe_acls_response::DescribeAclsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateAcls => {
-                <super::create_acls_response::CreateAclsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::CreateAcls)
+                match <super::create_acls_response::CreateAclsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::CreateAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteAcls => {
-                <super::delete_acls_response::DeleteAclsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteAcls)
+                match <super::delete_acls_response::DeleteAclsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeConfigs => {
-                <super::describe_configs_response::DescribeConfigsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeConfigs)
+                match <super::describe_configs_response::DescribeConfigsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterConfigs => {
-                <super::alter_configs_response::AlterConfigsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterConfigs)
+                match <super::alter_configs_response::AlterConfigsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterReplicaLogDirs => {
-                <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterReplicaLogDirs)
+                match <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterReplicaLogDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeLogDirs => {
-                <super::describe_log_dirs_response::DescribeLogDirsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeLogDirs)
+                match <super::describe_log_dirs_response::DescribeLogDirsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeLogDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SaslAuthenticate => {
-                <super::sasl_authenticate_response::SaslAuthenticateResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::SaslAuthenticate)
+                match <super::sasl_authenticate_response::SaslAuthenticateResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::SaslAuthenticate(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreatePartitions => {
-                <super::create_partitions_response::CreatePartitionsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::CreatePartitions)
+                match <super::create_partitions_response::CreatePartitionsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::CreatePartitions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateDelegationToken => {
-                <super::create_delegation_token_response::CreateDelegationTokenResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::CreateDelegationToken)
+                match <super::create_delegation_token_response::CreateDelegationTokenResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::CreateDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::RenewDelegationToken => {
-                <super::renew_delegation_token_response::RenewDelegationTokenResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RenewDelegationToken)
+                match <super::renew_delegation_token_response::RenewDelegationTokenResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RenewDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ExpireDelegationToken => {
-                <super::expire_delegation_token_response::ExpireDelegationTokenResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ExpireDelegationToken)
+                match <super::expire_delegation_token_response::ExpireDelegationTokenResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ExpireDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeDelegationToken => {
-                <super::describe_delegation_token_response::DescribeDelegationTokenResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeDelegationToken)
+                match <super::describe_delegation_token_response::DescribeDelegationTokenResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteGroups => {
-                <super::delete_groups_response::DeleteGroupsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteGroups)
+                match <super::delete_groups_response::DeleteGroupsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ElectLeaders => {
-                <super::elect_leaders_response::ElectLeadersResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ElectLeaders)
+                match <super::elect_leaders_response::ElectLeadersResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ElectLeaders(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::IncrementalAlterConfigs => {
-                <super::incremental_alter_configs_response::IncrementalAlterConfigsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::IncrementalAlterConfigs)
+                match <super::incremental_alter_configs_response::IncrementalAlterConfigsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::IncrementalAlterConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterPartitionReassignments => {
-                <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterPartitionReassignments)
+                match <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterPartitionReassignments(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListPartitionReassignments => {
-                <super::list_partition_reassignments_response::ListPartitionReassignmentsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ListPartitionReassignments)
+                match <super::list_partition_reassignments_response::ListPartitionReassignmentsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ListPartitionReassignments(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::OffsetDelete => {
-                <super::offset_delete_response::OffsetDeleteResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::OffsetDelete)
+                match <super::offset_delete_response::OffsetDeleteResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::OffsetDelete(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeClientQuotas => {
-                <super::describe_client_quotas_response::DescribeClientQuotasResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeClientQuotas)
+                match <super::describe_client_quotas_response::DescribeClientQuotasResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeClientQuotas(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterClientQuotas => {
-                <super::alter_client_quotas_response::AlterClientQuotasResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterClientQuotas)
+                match <super::alter_client_quotas_response::AlterClientQuotasResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterClientQuotas(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeUserScramCredentials => {
-                <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeUserScramCredentials)
+                match <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeUserScramCredentials(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterUserScramCredentials => {
-                <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterUserScramCredentials)
+                match <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterUserScramCredentials(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::Vote => {
-                <super::vote_response::VoteResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Vote)
+                match <super::vote_response::VoteResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Vote(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BeginQuorumEpoch => {
-                <super::begin_quorum_epoch_response::BeginQuorumEpochResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::BeginQuorumEpoch)
+                match <super::begin_quorum_epoch_response::BeginQuorumEpochResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::BeginQuorumEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::EndQuorumEpoch => {
-                <super::end_quorum_epoch_response::EndQuorumEpochResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::EndQuorumEpoch)
+                match <super::end_quorum_epoch_response::EndQuorumEpochResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::EndQuorumEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeQuorum => {
-                <super::describe_quorum_response::DescribeQuorumResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeQuorum)
+                match <super::describe_quorum_response::DescribeQuorumResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeQuorum(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AlterPartition => {
-                <super::alter_partition_response::AlterPartitionResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterPartition)
+                match <super::alter_partition_response::AlterPartitionResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterPartition(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UpdateFeatures => {
-                <super::update_features_response::UpdateFeaturesResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UpdateFeatures)
+                match <super::update_features_response::UpdateFeaturesResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UpdateFeatures(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::Envelope => {
-                <super::envelope_response::EnvelopeResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::Envelope)
+                match <super::envelope_response::EnvelopeResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::Envelope(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::FetchSnapshot => {
-                <super::fetch_snapshot_response::FetchSnapshotResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::FetchSnapshot)
+                match <super::fetch_snapshot_response::FetchSnapshotResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::FetchSnapshot(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeCluster => {
-                <super::describe_cluster_response::DescribeClusterResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeCluster)
+                match <super::describe_cluster_response::DescribeClusterResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeCluster(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeProducers => {
-                <super::describe_producers_response::DescribeProducersResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeProducers)
+                match <super::describe_producers_response::DescribeProducersResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeProducers(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BrokerRegistration => {
-                <super::broker_registration_response::BrokerRegistrationResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::BrokerRegistration)
+                match <super::broker_registration_response::BrokerRegistrationResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::BrokerRegistration(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BrokerHeartbeat => {
-                <super::broker_heartbeat_response::BrokerHeartbeatResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::BrokerHeartbeat)
+                match <super::broker_heartbeat_response::BrokerHeartbeatResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::BrokerHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UnregisterBroker => {
-                <super::unregister_broker_response::UnregisterBrokerResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UnregisterBroker)
+                match <super::unregister_broker_response::UnregisterBrokerResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UnregisterBroker(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeTransactions => {
-                <super::describe_transactions_response::DescribeTransactionsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeTransactions)
+                match <super::describe_transactions_response::DescribeTransactionsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeTransactions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListTransactions => {
-                <super::list_transactions_response::ListTransactionsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ListTransactions)
+                match <super::list_transactions_response::ListTransactionsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ListTransactions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AllocateProducerIds => {
-                <super::allocate_producer_ids_response::AllocateProducerIdsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AllocateProducerIds)
+                match <super::allocate_producer_ids_response::AllocateProducerIdsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AllocateProducerIds(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ConsumerGroupHeartbeat => {
-                <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupHeartbeat)
+                match <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ConsumerGroupDescribe => {
-                <super::consumer_group_describe_response::ConsumerGroupDescribeResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupDescribe)
+                match <super::consumer_group_describe_response::ConsumerGroupDescribeResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::ControllerRegistration => {
-                <super::controller_registration_response::ControllerRegistrationResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ControllerRegistration)
+                match <super::controller_registration_response::ControllerRegistrationResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ControllerRegistration(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::GetTelemetrySubscriptions => {
-                <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::GetTelemetrySubscriptions)
+                match <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::GetTelemetrySubscriptions(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::PushTelemetry => {
-                <super::push_telemetry_response::PushTelemetryResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::PushTelemetry)
+                match <super::push_telemetry_response::PushTelemetryResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::PushTelemetry(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AssignReplicasToDirs => {
-                <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AssignReplicasToDirs)
+                match <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AssignReplicasToDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListConfigResources => {
-                <super::list_config_resources_response::ListConfigResourcesResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ListConfigResources)
+                match <super::list_config_resources_response::ListConfigResourcesResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ListConfigResources(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeTopicPartitions => {
-                <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeTopicPartitions)
+                match <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeTopicPartitions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareGroupHeartbeat => {
-                <super::share_group_heartbeat_response::ShareGroupHeartbeatResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupHeartbeat)
+                match <super::share_group_heartbeat_response::ShareGroupHeartbeatResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareGroupDescribe => {
-                <super::share_group_describe_response::ShareGroupDescribeResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupDescribe)
+                match <super::share_group_describe_response::ShareGroupDescribeResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareFetch => {
-                <super::share_fetch_response::ShareFetchResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareFetch)
+                match <super::share_fetch_response::ShareFetchResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareFetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareAcknowledge => {
-                <super::share_acknowledge_response::ShareAcknowledgeResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareAcknowledge)
+                match <super::share_acknowledge_response::ShareAcknowledgeResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareAcknowledge(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AddRaftVoter => {
-                <super::add_raft_voter_response::AddRaftVoterResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AddRaftVoter)
+                match <super::add_raft_voter_response::AddRaftVoterResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AddRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::RemoveRaftVoter => {
-                <super::remove_raft_voter_response::RemoveRaftVoterResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RemoveRaftVoter)
+                match <super::remove_raft_voter_response::RemoveRaftVoterResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RemoveRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::UpdateRaftVoter => {
-                <super::update_raft_voter_response::UpdateRaftVoterResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UpdateRaftVoter)
+                match <super::update_raft_voter_response::UpdateRaftVoterResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UpdateRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::InitializeShareGroupState => {
-                <super::initialize_share_group_state_response::InitializeShareGroupStateResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::InitializeShareGroupState)
+                match <super::initialize_share_group_state_response::InitializeShareGroupStateResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::InitializeShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupState => {
-                <super::read_share_group_state_response::ReadShareGroupStateResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ReadShareGroupState)
+                match <super::read_share_group_state_response::ReadShareGroupStateResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ReadShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::WriteShareGroupState => {
-                <super::write_share_group_state_response::WriteShareGroupStateResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::WriteShareGroupState)
+                match <super::write_share_group_state_response::WriteShareGroupStateResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::WriteShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupState => {
-                <super::delete_share_group_state_response::DeleteShareGroupStateResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteShareGroupState)
+                match <super::delete_share_group_state_response::DeleteShareGroupStateResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupStateSummary => {
-                <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ReadShareGroupStateSummary)
+                match <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ReadShareGroupStateSummary(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupHeartbeat => {
-                <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupHeartbeat)
+                match <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupDescribe => {
-                <super::streams_group_describe_response::StreamsGroupDescribeResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupDescribe)
+                match <super::streams_group_describe_response::StreamsGroupDescribeResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeShareGroupOffsets => {
-                <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DescribeShareGroupOffsets)
+                match <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DescribeShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterShareGroupOffsets => {
-                <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AlterShareGroupOffsets)
+                match <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AlterShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupOffsets => {
-                <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DeleteShareGroupOffsets)
+                match <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DeleteShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupTopologyDescriptionUpdate => {
-                <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupTopologyDescriptionUpdate)
+                match <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupTopologyDescriptionUpdate(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UnregisterController => {
-                <super::unregister_controller_response::UnregisterControllerResponse as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UnregisterController)
+                match <super::unregister_controller_response::UnregisterControllerResponse as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UnregisterController(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[allow(unreachable_patterns)]
             _ => {
@@ -21309,646 +21879,836 @@ impl<'a> ResponseBodyRef<'a> {
     ) -> Result<Self, kwire::error::DecodeError> {
         match api_key {
             ApiKey::Produce => {
-                <super::produce_response::ProduceResponseRef<
+                match <super::produce_response::ProduceResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Produce)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Produce(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Fetch => {
-                <super::fetch_response::FetchResponseRef<
+                match <super::fetch_response::FetchResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Fetch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Fetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ListOffsets => {
-                <super::list_offsets_response::ListOffsetsResponseRef<
+                match <super::list_offsets_response::ListOffsetsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ListOffsets)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ListOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Metadata => {
-                <super::metadata_response::MetadataResponseRef<
+                match <super::metadata_response::MetadataResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Metadata)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Metadata(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::LeaderAndIsr => {
-                <super::leader_and_isr_response::LeaderAndIsrResponseRef<
+                match <super::leader_and_isr_response::LeaderAndIsrResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::LeaderAndIsr)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::LeaderAndIsr(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::StopReplica => {
-                <super::stop_replica_response::StopReplicaResponseRef<
+                match <super::stop_replica_response::StopReplicaResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::StopReplica)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::StopReplica(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::UpdateMetadata => {
-                <super::update_metadata_response::UpdateMetadataResponseRef<
+                match <super::update_metadata_response::UpdateMetadataResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::UpdateMetadata)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::UpdateMetadata(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::ControlledShutdown => {
-                <super::controlled_shutdown_response::ControlledShutdownResponseRef<
+                match <super::controlled_shutdown_response::ControlledShutdownResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ControlledShutdown)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ControlledShutdown(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetCommit => {
-                <super::offset_commit_response::OffsetCommitResponseRef<
+                match <super::offset_commit_response::OffsetCommitResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::OffsetCommit)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::OffsetCommit(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetFetch => {
-                <super::offset_fetch_response::OffsetFetchResponseRef<
+                match <super::offset_fetch_response::OffsetFetchResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::OffsetFetch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::OffsetFetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::FindCoordinator => {
-                <super::find_coordinator_response::FindCoordinatorResponseRef<
+                match <super::find_coordinator_response::FindCoordinatorResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::FindCoordinator)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::FindCoordinator(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::JoinGroup => {
-                <super::join_group_response::JoinGroupResponseRef<
+                match <super::join_group_response::JoinGroupResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::JoinGroup)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::JoinGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::Heartbeat => {
-                <super::heartbeat_response::HeartbeatResponseRef<
+                match <super::heartbeat_response::HeartbeatResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Heartbeat)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Heartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::LeaveGroup => {
-                <super::leave_group_response::LeaveGroupResponseRef<
+                match <super::leave_group_response::LeaveGroupResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::LeaveGroup)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::LeaveGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SyncGroup => {
-                <super::sync_group_response::SyncGroupResponseRef<
+                match <super::sync_group_response::SyncGroupResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::SyncGroup)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::SyncGroup(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeGroups => {
-                <super::describe_groups_response::DescribeGroupsResponseRef<
+                match <super::describe_groups_response::DescribeGroupsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeGroups)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListGroups => {
-                <super::list_groups_response::ListGroupsResponseRef<
+                match <super::list_groups_response::ListGroupsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ListGroups)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ListGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SaslHandshake => {
-                <super::sasl_handshake_response::SaslHandshakeResponseRef<
+                match <super::sasl_handshake_response::SaslHandshakeResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::SaslHandshake)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::SaslHandshake(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ApiVersions => {
-                <super::api_versions_response::ApiVersionsResponseRef<
+                match <super::api_versions_response::ApiVersionsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ApiVersions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ApiVersions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateTopics => {
-                <super::create_topics_response::CreateTopicsResponseRef<
+                match <super::create_topics_response::CreateTopicsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::CreateTopics)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::CreateTopics(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteTopics => {
-                <super::delete_topics_response::DeleteTopicsResponseRef<
+                match <super::delete_topics_response::DeleteTopicsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteTopics)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteTopics(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteRecords => {
-                <super::delete_records_response::DeleteRecordsResponseRef<
+                match <super::delete_records_response::DeleteRecordsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteRecords)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteRecords(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::InitProducerId => {
-                <super::init_producer_id_response::InitProducerIdResponseRef<
+                match <super::init_producer_id_response::InitProducerIdResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::InitProducerId)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::InitProducerId(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::OffsetForLeaderEpoch => {
-                <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponseRef<
+                match <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::OffsetForLeaderEpoch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::OffsetForLeaderEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::AddPartitionsToTxn => {
-                <super::add_partitions_to_txn_response::AddPartitionsToTxnResponseRef<
+                match <super::add_partitions_to_txn_response::AddPartitionsToTxnResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AddPartitionsToTxn)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AddPartitionsToTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::AddOffsetsToTxn => {
-                <super::add_offsets_to_txn_response::AddOffsetsToTxnResponseRef<
+                match <super::add_offsets_to_txn_response::AddOffsetsToTxnResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AddOffsetsToTxn)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AddOffsetsToTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::EndTxn => {
-                <super::end_txn_response::EndTxnResponseRef<
+                match <super::end_txn_response::EndTxnResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::EndTxn)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::EndTxn(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::WriteTxnMarkers => {
-                <super::write_txn_markers_response::WriteTxnMarkersResponseRef<
+                match <super::write_txn_markers_response::WriteTxnMarkersResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::WriteTxnMarkers)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::WriteTxnMarkers(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::TxnOffsetCommit => {
-                <super::txn_offset_commit_response::TxnOffsetCommitResponseRef<
+                match <super::txn_offset_commit_response::TxnOffsetCommitResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::TxnOffsetCommit)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::TxnOffsetCommit(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeAcls => {
-                <super::describe_acls_response::DescribeAclsResponseRef<
+                match <super::describe_acls_response::DescribeAclsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeAcls)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateAcls => {
-                <super::create_acls_response::CreateAclsResponseRef<
+                match <super::create_acls_response::CreateAclsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::CreateAcls)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::CreateAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteAcls => {
-                <super::delete_acls_response::DeleteAclsResponseRef<
+                match <super::delete_acls_response::DeleteAclsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteAcls)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteAcls(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeConfigs => {
-                <super::describe_configs_response::DescribeConfigsResponseRef<
+                match <super::describe_configs_response::DescribeConfigsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeConfigs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterConfigs => {
-                <super::alter_configs_response::AlterConfigsResponseRef<
+                match <super::alter_configs_response::AlterConfigsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterConfigs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterReplicaLogDirs => {
-                <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponseRef<
+                match <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterReplicaLogDirs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterReplicaLogDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeLogDirs => {
-                <super::describe_log_dirs_response::DescribeLogDirsResponseRef<
+                match <super::describe_log_dirs_response::DescribeLogDirsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeLogDirs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeLogDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::SaslAuthenticate => {
-                <super::sasl_authenticate_response::SaslAuthenticateResponseRef<
+                match <super::sasl_authenticate_response::SaslAuthenticateResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::SaslAuthenticate)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::SaslAuthenticate(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreatePartitions => {
-                <super::create_partitions_response::CreatePartitionsResponseRef<
+                match <super::create_partitions_response::CreatePartitionsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::CreatePartitions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::CreatePartitions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::CreateDelegationToken => {
-                <super::create_delegation_token_response::CreateDelegationTokenResponseRef<
+                match <super::create_delegation_token_response::CreateDelegationTokenResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::CreateDelegationToken)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::CreateDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::RenewDelegationToken => {
-                <super::renew_delegation_token_response::RenewDelegationTokenResponseRef<
+                match <super::renew_delegation_token_response::RenewDelegationTokenResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::RenewDelegationToken)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::RenewDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ExpireDelegationToken => {
-                <super::expire_delegation_token_response::ExpireDelegationTokenResponseRef<
+                match <super::expire_delegation_token_response::ExpireDelegationTokenResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ExpireDelegationToken)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ExpireDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeDelegationToken => {
-                <super::describe_delegation_token_response::DescribeDelegationTokenResponseRef<
+                match <super::describe_delegation_token_response::DescribeDelegationTokenResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeDelegationToken)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeDelegationToken(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteGroups => {
-                <super::delete_groups_response::DeleteGroupsResponseRef<
+                match <super::delete_groups_response::DeleteGroupsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteGroups)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteGroups(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ElectLeaders => {
-                <super::elect_leaders_response::ElectLeadersResponseRef<
+                match <super::elect_leaders_response::ElectLeadersResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ElectLeaders)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ElectLeaders(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::IncrementalAlterConfigs => {
-                <super::incremental_alter_configs_response::IncrementalAlterConfigsResponseRef<
+                match <super::incremental_alter_configs_response::IncrementalAlterConfigsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::IncrementalAlterConfigs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::IncrementalAlterConfigs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterPartitionReassignments => {
-                <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponseRef<
+                match <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterPartitionReassignments)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterPartitionReassignments(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListPartitionReassignments => {
-                <super::list_partition_reassignments_response::ListPartitionReassignmentsResponseRef<
+                match <super::list_partition_reassignments_response::ListPartitionReassignmentsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ListPartitionReassignments)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ListPartitionReassignments(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::OffsetDelete => {
-                <super::offset_delete_response::OffsetDeleteResponseRef<
+                match <super::offset_delete_response::OffsetDeleteResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::OffsetDelete)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::OffsetDelete(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeClientQuotas => {
-                <super::describe_client_quotas_response::DescribeClientQuotasResponseRef<
+                match <super::describe_client_quotas_response::DescribeClientQuotasResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeClientQuotas)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeClientQuotas(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterClientQuotas => {
-                <super::alter_client_quotas_response::AlterClientQuotasResponseRef<
+                match <super::alter_client_quotas_response::AlterClientQuotasResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterClientQuotas)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterClientQuotas(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeUserScramCredentials => {
-                <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponseRef<
+                match <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeUserScramCredentials)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeUserScramCredentials(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterUserScramCredentials => {
-                <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponseRef<
+                match <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterUserScramCredentials)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterUserScramCredentials(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::Vote => {
-                <super::vote_response::VoteResponseRef<
+                match <super::vote_response::VoteResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Vote)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Vote(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BeginQuorumEpoch => {
-                <super::begin_quorum_epoch_response::BeginQuorumEpochResponseRef<
+                match <super::begin_quorum_epoch_response::BeginQuorumEpochResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::BeginQuorumEpoch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::BeginQuorumEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::EndQuorumEpoch => {
-                <super::end_quorum_epoch_response::EndQuorumEpochResponseRef<
+                match <super::end_quorum_epoch_response::EndQuorumEpochResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::EndQuorumEpoch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::EndQuorumEpoch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeQuorum => {
-                <super::describe_quorum_response::DescribeQuorumResponseRef<
+                match <super::describe_quorum_response::DescribeQuorumResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeQuorum)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeQuorum(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AlterPartition => {
-                <super::alter_partition_response::AlterPartitionResponseRef<
+                match <super::alter_partition_response::AlterPartitionResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterPartition)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterPartition(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UpdateFeatures => {
-                <super::update_features_response::UpdateFeaturesResponseRef<
+                match <super::update_features_response::UpdateFeaturesResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::UpdateFeatures)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::UpdateFeatures(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::Envelope => {
-                <super::envelope_response::EnvelopeResponseRef<
+                match <super::envelope_response::EnvelopeResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::Envelope)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::Envelope(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::FetchSnapshot => {
-                <super::fetch_snapshot_response::FetchSnapshotResponseRef<
+                match <super::fetch_snapshot_response::FetchSnapshotResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::FetchSnapshot)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::FetchSnapshot(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeCluster => {
-                <super::describe_cluster_response::DescribeClusterResponseRef<
+                match <super::describe_cluster_response::DescribeClusterResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeCluster)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeCluster(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeProducers => {
-                <super::describe_producers_response::DescribeProducersResponseRef<
+                match <super::describe_producers_response::DescribeProducersResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeProducers)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeProducers(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BrokerRegistration => {
-                <super::broker_registration_response::BrokerRegistrationResponseRef<
+                match <super::broker_registration_response::BrokerRegistrationResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::BrokerRegistration)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::BrokerRegistration(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::BrokerHeartbeat => {
-                <super::broker_heartbeat_response::BrokerHeartbeatResponseRef<
+                match <super::broker_heartbeat_response::BrokerHeartbeatResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::BrokerHeartbeat)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::BrokerHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UnregisterBroker => {
-                <super::unregister_broker_response::UnregisterBrokerResponseRef<
+                match <super::unregister_broker_response::UnregisterBrokerResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::UnregisterBroker)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::UnregisterBroker(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeTransactions => {
-                <super::describe_transactions_response::DescribeTransactionsResponseRef<
+                match <super::describe_transactions_response::DescribeTransactionsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeTransactions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeTransactions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListTransactions => {
-                <super::list_transactions_response::ListTransactionsResponseRef<
+                match <super::list_transactions_response::ListTransactionsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ListTransactions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ListTransactions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AllocateProducerIds => {
-                <super::allocate_producer_ids_response::AllocateProducerIdsResponseRef<
+                match <super::allocate_producer_ids_response::AllocateProducerIdsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AllocateProducerIds)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AllocateProducerIds(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::ConsumerGroupHeartbeat => {
-                <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponseRef<
+                match <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ConsumerGroupHeartbeat)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ConsumerGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ConsumerGroupDescribe => {
-                <super::consumer_group_describe_response::ConsumerGroupDescribeResponseRef<
+                match <super::consumer_group_describe_response::ConsumerGroupDescribeResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ConsumerGroupDescribe)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ConsumerGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::ControllerRegistration => {
-                <super::controller_registration_response::ControllerRegistrationResponseRef<
+                match <super::controller_registration_response::ControllerRegistrationResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ControllerRegistration)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ControllerRegistration(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::GetTelemetrySubscriptions => {
-                <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponseRef<
+                match <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::GetTelemetrySubscriptions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::GetTelemetrySubscriptions(m)),
+                    Err(e) => Err(e),
+                }
             }
             ApiKey::PushTelemetry => {
-                <super::push_telemetry_response::PushTelemetryResponseRef<
+                match <super::push_telemetry_response::PushTelemetryResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::PushTelemetry)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::PushTelemetry(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::AssignReplicasToDirs => {
-                <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponseRef<
+                match <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AssignReplicasToDirs)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AssignReplicasToDirs(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ListConfigResources => {
-                <super::list_config_resources_response::ListConfigResourcesResponseRef<
+                match <super::list_config_resources_response::ListConfigResourcesResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ListConfigResources)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ListConfigResources(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeTopicPartitions => {
-                <super::describe_topic_partitions_response::DescribeTopicPartitionsResponseRef<
+                match <super::describe_topic_partitions_response::DescribeTopicPartitionsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeTopicPartitions)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeTopicPartitions(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareGroupHeartbeat => {
-                <super::share_group_heartbeat_response::ShareGroupHeartbeatResponseRef<
+                match <super::share_group_heartbeat_response::ShareGroupHeartbeatResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ShareGroupHeartbeat)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ShareGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareGroupDescribe => {
-                <super::share_group_describe_response::ShareGroupDescribeResponseRef<
+                match <super::share_group_describe_response::ShareGroupDescribeResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ShareGroupDescribe)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ShareGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareFetch => {
-                <super::share_fetch_response::ShareFetchResponseRef<
+                match <super::share_fetch_response::ShareFetchResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ShareFetch)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ShareFetch(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ShareAcknowledge => {
-                <super::share_acknowledge_response::ShareAcknowledgeResponseRef<
+                match <super::share_acknowledge_response::ShareAcknowledgeResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ShareAcknowledge)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ShareAcknowledge(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AddRaftVoter => {
-                <super::add_raft_voter_response::AddRaftVoterResponseRef<
+                match <super::add_raft_voter_response::AddRaftVoterResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AddRaftVoter)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AddRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::RemoveRaftVoter => {
-                <super::remove_raft_voter_response::RemoveRaftVoterResponseRef<
+                match <super::remove_raft_voter_response::RemoveRaftVoterResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::RemoveRaftVoter)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::RemoveRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "controller")]
             ApiKey::UpdateRaftVoter => {
-                <super::update_raft_voter_response::UpdateRaftVoterResponseRef<
+                match <super::update_raft_voter_response::UpdateRaftVoterResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::UpdateRaftVoter)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::UpdateRaftVoter(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::InitializeShareGroupState => {
-                <super::initialize_share_group_state_response::InitializeShareGroupStateResponseRef<
+                match <super::initialize_share_group_state_response::InitializeShareGroupStateResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::InitializeShareGroupState)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::InitializeShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupState => {
-                <super::read_share_group_state_response::ReadShareGroupStateResponseRef<
+                match <super::read_share_group_state_response::ReadShareGroupStateResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ReadShareGroupState)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ReadShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::WriteShareGroupState => {
-                <super::write_share_group_state_response::WriteShareGroupStateResponseRef<
+                match <super::write_share_group_state_response::WriteShareGroupStateResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::WriteShareGroupState)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::WriteShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupState => {
-                <super::delete_share_group_state_response::DeleteShareGroupStateResponseRef<
+                match <super::delete_share_group_state_response::DeleteShareGroupStateResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteShareGroupState)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteShareGroupState(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupStateSummary => {
-                <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponseRef<
+                match <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::ReadShareGroupStateSummary)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::ReadShareGroupStateSummary(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupHeartbeat => {
-                <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponseRef<
+                match <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::StreamsGroupHeartbeat)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::StreamsGroupHeartbeat(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupDescribe => {
-                <super::streams_group_describe_response::StreamsGroupDescribeResponseRef<
+                match <super::streams_group_describe_response::StreamsGroupDescribeResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::StreamsGroupDescribe)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::StreamsGroupDescribe(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DescribeShareGroupOffsets => {
-                <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponseRef<
+                match <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DescribeShareGroupOffsets)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DescribeShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::AlterShareGroupOffsets => {
-                <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponseRef<
+                match <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::AlterShareGroupOffsets)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::AlterShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupOffsets => {
-                <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponseRef<
+                match <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::DeleteShareGroupOffsets)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::DeleteShareGroupOffsets(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::StreamsGroupTopologyDescriptionUpdate => {
-                <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponseRef<
+                match <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::StreamsGroupTopologyDescriptionUpdate)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::StreamsGroupTopologyDescriptionUpdate(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[cfg(feature = "admin")]
             ApiKey::UnregisterController => {
-                <super::unregister_controller_response::UnregisterControllerResponseRef<
+                match <super::unregister_controller_response::UnregisterControllerResponseRef<
                     'a,
-                > as kwire::message::MessageView<'a>>::decode_from(r, version)
-                    .map(Self::UnregisterController)
+                > as kwire::message::MessageView<'a>>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::UnregisterController(m)),
+                    Err(e) => Err(e),
+                }
             }
             #[allow(unreachable_patterns)]
             _ => {

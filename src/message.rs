@@ -151,7 +151,11 @@ pub trait Message: Encode + Decode + Default + Clone + fmt::Debug + PartialEq {
         if !Self::VERSIONS.contains(version) {
             return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
         }
-        self.encode_value(w, version, false).map_err(|e| e.in_message(Self::NAME, version))
+        // `match` rather than `map_err`: fewer functions to compile for each message.
+        match self.encode_value(w, version, false) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(e.in_message(Self::NAME, version)),
+        }
     }
 
     /// The message encoded at `version` as a list of chunks whose

@@ -13,7 +13,12 @@ pub fn encode<T: Encode>(
     flexible: bool,
     name: &'static str,
 ) -> Result<(), EncodeError> {
-    value.encode_value(buf, version, flexible).map_err(|e| e.in_field(name))
+    // `match` rather than `map_err`: no closure and no `map_err` to
+    // compile for each value type.
+    match value.encode_value(buf, version, flexible) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(e.in_field(name)),
+    }
 }
 
 /// Writes the value of an `Option` field at a version where it is not
@@ -104,7 +109,10 @@ pub fn encode_elements<T: Encode>(
     flexible: bool,
     name: &'static str,
 ) -> Result<(), EncodeError> {
-    crate::primitives::array::encode_items(items, buf, version, flexible).map_err(|e| e.in_field(name))
+    match crate::primitives::array::encode_items(items, buf, version, flexible) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(e.in_field(name)),
+    }
 }
 
 /// [`Segment::put_fixed_array`], naming the field on error.

@@ -47,7 +47,7 @@ impl<B: Input, T: Decode<B>> Decode<B> for Vec<T> {
             return Ok(());
         }
         match read_required_count(r, flexible, T::MIN_SIZE) {
-            Ok(count) => decode_items_into(self, count, r, version, flexible),
+            Ok(count) => T::decode_items_into(self, count, r, version, flexible),
             Err(e) => Err(e),
         }
     }
@@ -96,7 +96,7 @@ fn read_required_count<B: Input>(r: &mut Reader<B>, flexible: bool, min_size: us
     }
 }
 
-/// How many elements [`decode_items_into`] adds room for, `left` of them
+/// How many elements [`DecodeItems::decode_items_into`] adds room for, `left` of them
 /// still to decode into a vector of `len` (all decoded) with `input_left`
 /// bytes of input for elements of `size` bytes each. No more than the
 /// input has bytes left for: a hostile count of large structs gets a small
@@ -121,41 +121,58 @@ fn room(left: usize, len: usize, input_left: usize, size: usize, first: bool) ->
 /// more instructions per element), and the defaults written through a raw
 /// pointer: fewer library functions to compile for each element type than
 /// range indexing, `spare_capacity_mut` and `take`.
-fn decode_items_into<B: Input, T: Decode<B>>(
-    items: &mut Vec<T>,
-    count: usize,
-    r: &mut Reader<B>,
-    version: i16,
-    flexible: bool,
-) -> Result<(), DecodeError> {
-    items.truncate(count);
-    let kept = items.len();
-    let mut i = 0;
-    loop {
-        let len = items.len();
-        // SAFETY: elements `i..len` are initialized, and the vector is
-        // not touched while they are borrowed.
-        let rest = unsafe { std::slice::from_raw_parts_mut(items.as_mut_ptr().add(i), len - i) };
-        for item in rest {
-            if let Err(e) = item.decode_value_into(r, version, flexible) {
-                return Err(e.at_index(i));
+///
+/// A method of a trait implemented for every element type rather than a
+/// free function: the compiler places each copy beside its element type's
+/// own code, which holds that type's drop code already, instead of putting
+/// every copy, and the drop code of every element type, in this module.
+trait DecodeItems<B: Input>: Decode<B> {
+    fn decode_items_into(
+        items: &mut Vec<Self>,
+        count: usize,
+        r: &mut Reader<B>,
+        version: i16,
+        flexible: bool,
+    ) -> Result<(), DecodeError>;
+}
+
+impl<B: Input, T: Decode<B>> DecodeItems<B> for T {
+    fn decode_items_into(
+        items: &mut Vec<T>,
+        count: usize,
+        r: &mut Reader<B>,
+        version: i16,
+        flexible: bool,
+    ) -> Result<(), DecodeError> {
+        items.truncate(count);
+        let kept = items.len();
+        let mut i = 0;
+        loop {
+            let len = items.len();
+            // SAFETY: elements `i..len` are initialized, and the vector is
+            // not touched while they are borrowed.
+            let rest = unsafe { std::slice::from_raw_parts_mut(items.as_mut_ptr().add(i), len - i) };
+            for item in rest {
+                if let Err(e) = item.decode_value_into(r, version, flexible) {
+                    return Err(e.at_index(i));
+                }
+                i += 1;
             }
-            i += 1;
+            if i >= count {
+                return Ok(());
+            }
+            items.reserve_exact(room(count - i, len, r.remaining(), std::mem::size_of::<T>(), i == kept));
+            let batch = (items.capacity() - len).min(count - i);
+            let first = items.as_mut_ptr();
+            for slot in len..len + batch {
+                // SAFETY: `slot` is below the capacity, past the length.
+                unsafe { first.add(slot).write(T::default()) };
+            }
+            // SAFETY: the `batch` slots after the first `len` elements were
+            // initialized just above, within the capacity. A panic in `default`
+            // leaks the ones written before it, which is safe.
+            unsafe { items.set_len(len + batch) };
         }
-        if i >= count {
-            return Ok(());
-        }
-        items.reserve_exact(room(count - i, len, r.remaining(), std::mem::size_of::<T>(), i == kept));
-        let batch = (items.capacity() - len).min(count - i);
-        let first = items.as_mut_ptr();
-        for slot in len..len + batch {
-            // SAFETY: `slot` is below the capacity, past the length.
-            unsafe { first.add(slot).write(T::default()) };
-        }
-        // SAFETY: the `batch` slots after the first `len` elements were
-        // initialized just above, within the capacity. A panic in `default`
-        // leaks the ones written before it, which is safe.
-        unsafe { items.set_len(len + batch) };
     }
 }
 
@@ -187,7 +204,7 @@ impl<B: Input, T: Decode<B>> DecodeNullable<B> for Vec<T> {
             *place = None;
             return Ok(());
         };
-        decode_items_into(place.get_or_insert_with(Vec::new), count, r, version, flexible)
+        T::decode_items_into(place.get_or_insert_with(Vec::new), count, r, version, flexible)
     }
 }
 

@@ -184,6 +184,8 @@ impl Dispatch<'_> {
                     None,
                 )
             },
+            // Each arm a `match`, not `.map(Self::Variant)`: no `Result::map`
+            // to compile for each message.
             match &self.form {
                 Form::Owned => row(
                     "decode_from",
@@ -191,7 +193,7 @@ impl Dispatch<'_> {
                     quote!(decode_from(#sel: #sel_ty, r: &mut kwire::primitives::Reader, version: i16) -> Result<Self, kwire::error::DecodeError>),
                     On::Selector,
                     Box::new(
-                        |Variant { ident: v, ty, .. }| quote!(<#ty as kwire::message::Message>::decode_from(r, version).map(Self::#v)),
+                        |Variant { ident: v, ty, .. }| quote!(match <#ty as kwire::message::Message>::decode_from(r, version) { Ok(m) => Ok(Self::#v(m)), Err(e) => Err(e) }),
                     ),
                     unknown_decode.clone(),
                 ),
@@ -201,7 +203,7 @@ impl Dispatch<'_> {
                     quote!(decode_from(#sel: #sel_ty, r: &mut kwire::primitives::Reader<&'a [u8]>, version: i16) -> Result<Self, kwire::error::DecodeError>),
                     On::Selector,
                     Box::new(
-                        |Variant { ident: v, ty, .. }| quote!(<#ty as kwire::message::MessageView<'a>>::decode_from(r, version).map(Self::#v)),
+                        |Variant { ident: v, ty, .. }| quote!(match <#ty as kwire::message::MessageView<'a>>::decode_from(r, version) { Ok(m) => Ok(Self::#v(m)), Err(e) => Err(e) }),
                     ),
                     unknown_decode.clone(),
                 ),

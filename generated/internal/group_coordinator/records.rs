@@ -470,152 +470,202 @@ impl kwire::internal::RecordData for CoordinatorRecordKey {
     ) -> Result<Self, kwire::error::DecodeError> {
         match record_type {
             0 => {
-                <LegacyOffsetCommitKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::LegacyOffsetCommitKey)
+                match <LegacyOffsetCommitKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::LegacyOffsetCommitKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             1 => {
-                <OffsetCommitKey as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::OffsetCommitKey)
+                match <OffsetCommitKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::OffsetCommitKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             2 => {
-                <GroupMetadataKey as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::GroupMetadataKey)
+                match <GroupMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::GroupMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             3 => {
-                <ConsumerGroupMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupMetadataKey)
+                match <ConsumerGroupMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             4 => {
-                <ConsumerGroupPartitionMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupPartitionMetadataKey)
+                match <ConsumerGroupPartitionMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupPartitionMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             5 => {
-                <ConsumerGroupMemberMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupMemberMetadataKey)
+                match <ConsumerGroupMemberMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupMemberMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             6 => {
-                <ConsumerGroupTargetAssignmentMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupTargetAssignmentMetadataKey)
+                match <ConsumerGroupTargetAssignmentMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupTargetAssignmentMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             7 => {
-                <ConsumerGroupTargetAssignmentMemberKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupTargetAssignmentMemberKey)
+                match <ConsumerGroupTargetAssignmentMemberKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupTargetAssignmentMemberKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             8 => {
-                <ConsumerGroupCurrentMemberAssignmentKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupCurrentMemberAssignmentKey)
+                match <ConsumerGroupCurrentMemberAssignmentKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupCurrentMemberAssignmentKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             10 => {
-                <ShareGroupMemberMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupMemberMetadataKey)
+                match <ShareGroupMemberMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupMemberMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             11 => {
-                <ShareGroupMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupMetadataKey)
+                match <ShareGroupMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             12 => {
-                <ShareGroupTargetAssignmentMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupTargetAssignmentMetadataKey)
+                match <ShareGroupTargetAssignmentMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupTargetAssignmentMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             13 => {
-                <ShareGroupTargetAssignmentMemberKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupTargetAssignmentMemberKey)
+                match <ShareGroupTargetAssignmentMemberKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupTargetAssignmentMemberKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             14 => {
-                <ShareGroupCurrentMemberAssignmentKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupCurrentMemberAssignmentKey)
+                match <ShareGroupCurrentMemberAssignmentKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupCurrentMemberAssignmentKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             15 => {
-                <ShareGroupStatePartitionMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupStatePartitionMetadataKey)
+                match <ShareGroupStatePartitionMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupStatePartitionMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             16 => {
-                <ConsumerGroupRegularExpressionKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupRegularExpressionKey)
+                match <ConsumerGroupRegularExpressionKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupRegularExpressionKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             17 => {
-                <StreamsGroupMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupMetadataKey)
+                match <StreamsGroupMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             19 => {
-                <StreamsGroupMemberMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupMemberMetadataKey)
+                match <StreamsGroupMemberMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupMemberMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             20 => {
-                <StreamsGroupTargetAssignmentMetadataKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupTargetAssignmentMetadataKey)
+                match <StreamsGroupTargetAssignmentMetadataKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupTargetAssignmentMetadataKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             21 => {
-                <StreamsGroupTargetAssignmentMemberKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupTargetAssignmentMemberKey)
+                match <StreamsGroupTargetAssignmentMemberKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupTargetAssignmentMemberKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             22 => {
-                <StreamsGroupCurrentMemberAssignmentKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupCurrentMemberAssignmentKey)
+                match <StreamsGroupCurrentMemberAssignmentKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupCurrentMemberAssignmentKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             23 => {
-                <StreamsGroupTopologyKey as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupTopologyKey)
+                match <StreamsGroupTopologyKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupTopologyKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             _ => {
                 Err(
@@ -1638,152 +1688,202 @@ impl kwire::internal::RecordData for CoordinatorRecordValue {
     ) -> Result<Self, kwire::error::DecodeError> {
         match record_type {
             0 => {
-                <LegacyOffsetCommitValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::LegacyOffsetCommitValue)
+                match <LegacyOffsetCommitValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::LegacyOffsetCommitValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             1 => {
-                <OffsetCommitValue as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::OffsetCommitValue)
+                match <OffsetCommitValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::OffsetCommitValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             2 => {
-                <GroupMetadataValue as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::GroupMetadataValue)
+                match <GroupMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::GroupMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             3 => {
-                <ConsumerGroupMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupMetadataValue)
+                match <ConsumerGroupMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             4 => {
-                <ConsumerGroupPartitionMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupPartitionMetadataValue)
+                match <ConsumerGroupPartitionMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupPartitionMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             5 => {
-                <ConsumerGroupMemberMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupMemberMetadataValue)
+                match <ConsumerGroupMemberMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupMemberMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             6 => {
-                <ConsumerGroupTargetAssignmentMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupTargetAssignmentMetadataValue)
+                match <ConsumerGroupTargetAssignmentMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupTargetAssignmentMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             7 => {
-                <ConsumerGroupTargetAssignmentMemberValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupTargetAssignmentMemberValue)
+                match <ConsumerGroupTargetAssignmentMemberValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupTargetAssignmentMemberValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             8 => {
-                <ConsumerGroupCurrentMemberAssignmentValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupCurrentMemberAssignmentValue)
+                match <ConsumerGroupCurrentMemberAssignmentValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupCurrentMemberAssignmentValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             10 => {
-                <ShareGroupMemberMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupMemberMetadataValue)
+                match <ShareGroupMemberMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupMemberMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             11 => {
-                <ShareGroupMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupMetadataValue)
+                match <ShareGroupMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             12 => {
-                <ShareGroupTargetAssignmentMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupTargetAssignmentMetadataValue)
+                match <ShareGroupTargetAssignmentMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupTargetAssignmentMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             13 => {
-                <ShareGroupTargetAssignmentMemberValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupTargetAssignmentMemberValue)
+                match <ShareGroupTargetAssignmentMemberValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupTargetAssignmentMemberValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             14 => {
-                <ShareGroupCurrentMemberAssignmentValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupCurrentMemberAssignmentValue)
+                match <ShareGroupCurrentMemberAssignmentValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupCurrentMemberAssignmentValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             15 => {
-                <ShareGroupStatePartitionMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ShareGroupStatePartitionMetadataValue)
+                match <ShareGroupStatePartitionMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareGroupStatePartitionMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             16 => {
-                <ConsumerGroupRegularExpressionValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ConsumerGroupRegularExpressionValue)
+                match <ConsumerGroupRegularExpressionValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConsumerGroupRegularExpressionValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             17 => {
-                <StreamsGroupMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupMetadataValue)
+                match <StreamsGroupMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             19 => {
-                <StreamsGroupMemberMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupMemberMetadataValue)
+                match <StreamsGroupMemberMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupMemberMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             20 => {
-                <StreamsGroupTargetAssignmentMetadataValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupTargetAssignmentMetadataValue)
+                match <StreamsGroupTargetAssignmentMetadataValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupTargetAssignmentMetadataValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             21 => {
-                <StreamsGroupTargetAssignmentMemberValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupTargetAssignmentMemberValue)
+                match <StreamsGroupTargetAssignmentMemberValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupTargetAssignmentMemberValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             22 => {
-                <StreamsGroupCurrentMemberAssignmentValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupCurrentMemberAssignmentValue)
+                match <StreamsGroupCurrentMemberAssignmentValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupCurrentMemberAssignmentValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             23 => {
-                <StreamsGroupTopologyValue as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::StreamsGroupTopologyValue)
+                match <StreamsGroupTopologyValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::StreamsGroupTopologyValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             _ => {
                 Err(

@@ -554,160 +554,241 @@ impl kwire::internal::RecordData for MetadataRecord {
     ) -> Result<Self, kwire::error::DecodeError> {
         match record_type {
             0 => {
-                <RegisterBrokerRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RegisterBrokerRecord)
+                match <RegisterBrokerRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RegisterBrokerRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             1 => {
-                <UnregisterBrokerRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UnregisterBrokerRecord)
+                match <UnregisterBrokerRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UnregisterBrokerRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             2 => {
-                <TopicRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::TopicRecord)
+                match <TopicRecord as kwire::message::Message>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::TopicRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             3 => {
-                <PartitionRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::PartitionRecord)
+                match <PartitionRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::PartitionRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             4 => {
-                <ConfigRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::ConfigRecord)
+                match <ConfigRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ConfigRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             5 => {
-                <PartitionChangeRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::PartitionChangeRecord)
+                match <PartitionChangeRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::PartitionChangeRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             7 => {
-                <FenceBrokerRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::FenceBrokerRecord)
+                match <FenceBrokerRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::FenceBrokerRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             8 => {
-                <UnfenceBrokerRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::UnfenceBrokerRecord)
+                match <UnfenceBrokerRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UnfenceBrokerRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             9 => {
-                <RemoveTopicRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::RemoveTopicRecord)
+                match <RemoveTopicRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RemoveTopicRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             10 => {
-                <DelegationTokenRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::DelegationTokenRecord)
+                match <DelegationTokenRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::DelegationTokenRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             11 => {
-                <UserScramCredentialRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UserScramCredentialRecord)
+                match <UserScramCredentialRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UserScramCredentialRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             12 => {
-                <FeatureLevelRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::FeatureLevelRecord)
+                match <FeatureLevelRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::FeatureLevelRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             14 => {
-                <ClientQuotaRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::ClientQuotaRecord)
+                match <ClientQuotaRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ClientQuotaRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             15 => {
-                <ProducerIdsRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::ProducerIdsRecord)
+                match <ProducerIdsRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ProducerIdsRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             17 => {
-                <BrokerRegistrationChangeRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::BrokerRegistrationChangeRecord)
+                match <BrokerRegistrationChangeRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::BrokerRegistrationChangeRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             18 => {
-                <AccessControlEntryRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AccessControlEntryRecord)
+                match <AccessControlEntryRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AccessControlEntryRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             19 => {
-                <RemoveAccessControlEntryRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RemoveAccessControlEntryRecord)
+                match <RemoveAccessControlEntryRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RemoveAccessControlEntryRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             20 => {
-                <NoOpRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::NoOpRecord)
+                match <NoOpRecord as kwire::message::Message>::decode_from(r, version) {
+                    Ok(m) => Ok(Self::NoOpRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             21 => {
-                <ZkMigrationStateRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::ZkMigrationStateRecord)
+                match <ZkMigrationStateRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ZkMigrationStateRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             22 => {
-                <RemoveUserScramCredentialRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RemoveUserScramCredentialRecord)
+                match <RemoveUserScramCredentialRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RemoveUserScramCredentialRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             23 => {
-                <BeginTransactionRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::BeginTransactionRecord)
+                match <BeginTransactionRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::BeginTransactionRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             24 => {
-                <EndTransactionRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::EndTransactionRecord)
+                match <EndTransactionRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::EndTransactionRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             25 => {
-                <AbortTransactionRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::AbortTransactionRecord)
+                match <AbortTransactionRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::AbortTransactionRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             26 => {
-                <RemoveDelegationTokenRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RemoveDelegationTokenRecord)
+                match <RemoveDelegationTokenRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RemoveDelegationTokenRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             27 => {
-                <RegisterControllerRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RegisterControllerRecord)
+                match <RegisterControllerRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RegisterControllerRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             28 => {
-                <ClearElrRecord as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::ClearElrRecord)
+                match <ClearElrRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ClearElrRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             29 => {
-                <UnregisterControllerRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::UnregisterControllerRecord)
+                match <UnregisterControllerRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::UnregisterControllerRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             _ => {
                 Err(

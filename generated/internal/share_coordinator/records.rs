@@ -70,12 +70,22 @@ impl kwire::internal::RecordData for CoordinatorRecordKey {
     ) -> Result<Self, kwire::error::DecodeError> {
         match record_type {
             0 => {
-                <ShareSnapshotKey as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::ShareSnapshotKey)
+                match <ShareSnapshotKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareSnapshotKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             1 => {
-                <ShareUpdateKey as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::ShareUpdateKey)
+                match <ShareUpdateKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareUpdateKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             _ => {
                 Err(
@@ -236,12 +246,22 @@ impl kwire::internal::RecordData for CoordinatorRecordValue {
     ) -> Result<Self, kwire::error::DecodeError> {
         match record_type {
             0 => {
-                <ShareSnapshotValue as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::ShareSnapshotValue)
+                match <ShareSnapshotValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareSnapshotValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             1 => {
-                <ShareUpdateValue as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::ShareUpdateValue)
+                match <ShareUpdateValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::ShareUpdateValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             _ => {
                 Err(

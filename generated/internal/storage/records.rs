@@ -114,32 +114,40 @@ impl kwire::internal::RecordData for RemoteLogMetadataRecord {
     ) -> Result<Self, kwire::error::DecodeError> {
         match record_type {
             0 => {
-                <RemoteLogSegmentMetadataRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RemoteLogSegmentMetadataRecord)
+                match <RemoteLogSegmentMetadataRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RemoteLogSegmentMetadataRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             1 => {
-                <RemoteLogSegmentMetadataUpdateRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RemoteLogSegmentMetadataUpdateRecord)
+                match <RemoteLogSegmentMetadataUpdateRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RemoteLogSegmentMetadataUpdateRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             2 => {
-                <RemotePartitionDeleteMetadataRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RemotePartitionDeleteMetadataRecord)
+                match <RemotePartitionDeleteMetadataRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RemotePartitionDeleteMetadataRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             3 => {
-                <RemoteLogSegmentMetadataSnapshotRecord as kwire::message::Message>::decode_from(
-                        r,
-                        version,
-                    )
-                    .map(Self::RemoteLogSegmentMetadataSnapshotRecord)
+                match <RemoteLogSegmentMetadataSnapshotRecord as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::RemoteLogSegmentMetadataSnapshotRecord(m)),
+                    Err(e) => Err(e),
+                }
             }
             _ => {
                 Err(

@@ -54,8 +54,13 @@ impl kwire::internal::RecordData for CoordinatorRecordKey {
     ) -> Result<Self, kwire::error::DecodeError> {
         match record_type {
             0 => {
-                <TransactionLogKey as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::TransactionLogKey)
+                match <TransactionLogKey as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::TransactionLogKey(m)),
+                    Err(e) => Err(e),
+                }
             }
             _ => {
                 Err(
@@ -181,8 +186,13 @@ impl kwire::internal::RecordData for CoordinatorRecordValue {
     ) -> Result<Self, kwire::error::DecodeError> {
         match record_type {
             0 => {
-                <TransactionLogValue as kwire::message::Message>::decode_from(r, version)
-                    .map(Self::TransactionLogValue)
+                match <TransactionLogValue as kwire::message::Message>::decode_from(
+                    r,
+                    version,
+                ) {
+                    Ok(m) => Ok(Self::TransactionLogValue(m)),
+                    Err(e) => Err(e),
+                }
             }
             _ => {
                 Err(
