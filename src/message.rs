@@ -147,6 +147,9 @@ pub trait Message: Encode + Decode + Default + Clone + fmt::Debug + PartialEq {
     /// As [`Message::encode`], except that what was written before the
     /// error stays in the writer (wrap the call in
     /// [`all_or_nothing`] to take it back).
+    // Never inlined: a message's whole encoding is inlined here, and the
+    // body enums' dispatch would otherwise have each one optimized again.
+    #[inline(never)]
     fn encode_to(&self, w: &mut Writer<'_>, version: i16) -> Result<(), EncodeError> {
         if !Self::VERSIONS.contains(version) {
             return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
@@ -276,6 +279,8 @@ pub trait Message: Encode + Decode + Default + Clone + fmt::Debug + PartialEq {
     ///
     /// # Errors
     /// As [`Message::decode`].
+    // Never inlined, as `encode_to`.
+    #[inline(never)]
     fn decode_from(r: &mut Reader, version: i16) -> Result<Self, DecodeError> {
         decode_checked(r, version, Self::NAME, Self::VERSIONS)
     }
