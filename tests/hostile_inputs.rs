@@ -13,6 +13,7 @@
 use proptest::prelude::*;
 
 use kwire::api::API_INFO;
+#[cfg(feature = "entities")]
 use kwire::entity::{Entities, EntityValueMut};
 use kwire::error::{DecodeErrorKind, EncodeErrorKind};
 use kwire::internal::log::{
@@ -904,8 +905,9 @@ proptest! {
     }
 }
 
-// ---- entity rewriting to strings too long to encode ----
+// ---- entity rewriting to strings too long to encode (feature `entities`) ----
 
+#[cfg(feature = "entities")]
 #[test]
 fn entities_rewritten_too_long_are_encode_errors() {
     let long = "x".repeat(i16::MAX as usize + 1);
