@@ -198,6 +198,7 @@ impl enc::Struct for AddPartitionsToTxnRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for AddPartitionsToTxnRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version >= 4 {
@@ -775,6 +776,7 @@ impl enc::Struct for AddPartitionsToTxnTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for AddPartitionsToTxnTopic {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -1025,6 +1027,7 @@ impl enc::Struct for AddPartitionsToTxnTransaction {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for AddPartitionsToTxnTransaction {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);

@@ -138,6 +138,7 @@ impl enc::Struct for AddRaftVoterRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for AddRaftVoterRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AddRaftVoterRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -84,6 +84,7 @@ impl enc::Struct for AlterClientQuotasRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for AlterClientQuotasRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AlterClientQuotasRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -90,6 +90,7 @@ impl enc::Struct for AlterConfigsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for AlterConfigsRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AlterConfigsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

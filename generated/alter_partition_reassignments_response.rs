@@ -123,6 +123,7 @@ impl enc::Struct for AlterPartitionReassignmentsResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for AlterPartitionReassignmentsResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.responses, version, f);
@@ -502,6 +503,7 @@ impl enc::Struct for ReassignableTopicResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ReassignableTopicResponse {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

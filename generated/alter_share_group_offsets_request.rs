@@ -63,6 +63,7 @@ impl enc::Struct for AlterShareGroupOffsetsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for AlterShareGroupOffsetsRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -272,6 +273,7 @@ impl enc::Struct for AlterShareGroupOffsetsRequestTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for AlterShareGroupOffsetsRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

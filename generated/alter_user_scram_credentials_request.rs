@@ -59,6 +59,7 @@ impl enc::Struct for AlterUserScramCredentialsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for AlterUserScramCredentialsRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AlterUserScramCredentialsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

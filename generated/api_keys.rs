@@ -12666,6 +12666,7 @@ impl<'a> RequestBodyRef<'a> {
         }
     }
 }
+#[cfg(feature = "entities")]
 /// Delegates to the body (see the runtime's `entity` module).
 impl kwire::entity::Entities for RequestBody {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
@@ -23199,6 +23200,7 @@ impl<'a> ResponseBodyRef<'a> {
         }
     }
 }
+#[cfg(feature = "entities")]
 /// Delegates to the body (see the runtime's `entity` module).
 impl kwire::entity::Entities for ResponseBody {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {

@@ -175,6 +175,7 @@ impl enc::Struct for ApiVersionsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ApiVersionsRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ApiVersionsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -194,6 +194,7 @@ impl enc::Struct for BrokerRegistrationRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for BrokerRegistrationRequest {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

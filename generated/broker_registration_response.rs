@@ -91,6 +91,7 @@ impl enc::Struct for BrokerRegistrationResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for BrokerRegistrationResponse {}
 impl BrokerRegistrationResponse {
     /// Calls `f` with the value of every error-code field of the BrokerRegistrationResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.

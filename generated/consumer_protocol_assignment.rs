@@ -64,6 +64,7 @@ impl enc::Struct for ConsumerProtocolAssignment {
         self.user_data = None;
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ConsumerProtocolAssignment {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.assigned_partitions, version, f);
@@ -286,6 +287,7 @@ impl enc::Struct for TopicPartition {
         self.partitions.clear();
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopicPartition {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);

@@ -132,6 +132,7 @@ impl enc::Struct for ConsumerProtocolSubscription {
         self.rack_id = None;
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ConsumerProtocolSubscription {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version >= 1 {
@@ -506,6 +507,7 @@ impl enc::Struct for TopicPartition {
         self.partitions.clear();
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopicPartition {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);

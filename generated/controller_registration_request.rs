@@ -92,6 +92,7 @@ impl enc::Struct for ControllerRegistrationRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ControllerRegistrationRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ControllerRegistrationRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

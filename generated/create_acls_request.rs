@@ -65,6 +65,7 @@ impl enc::Struct for CreateAclsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for CreateAclsRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`CreateAclsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

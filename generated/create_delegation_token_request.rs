@@ -180,6 +180,7 @@ impl enc::Struct for CreateDelegationTokenRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for CreateDelegationTokenRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`CreateDelegationTokenRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

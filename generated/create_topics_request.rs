@@ -117,6 +117,7 @@ impl enc::Struct for CreateTopicsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for CreateTopicsRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.topics, version, f);
@@ -450,6 +451,7 @@ impl enc::Struct for CreatableTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for CreatableTopic {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -778,6 +780,7 @@ impl enc::Struct for CreatableReplicaAssignment {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for CreatableReplicaAssignment {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.broker_ids, "BrokerIds", f);

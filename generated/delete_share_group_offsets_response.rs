@@ -91,6 +91,7 @@ impl enc::Struct for DeleteShareGroupOffsetsResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DeleteShareGroupOffsetsResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.responses, version, f);
@@ -442,6 +443,7 @@ impl enc::Struct for DeleteShareGroupOffsetsResponseTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DeleteShareGroupOffsetsResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

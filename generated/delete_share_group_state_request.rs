@@ -63,6 +63,7 @@ impl enc::Struct for DeleteShareGroupStateRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DeleteShareGroupStateRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DeleteShareGroupStateRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -209,6 +209,7 @@ impl enc::Struct for DescribeAclsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeAclsRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeAclsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -84,6 +84,7 @@ impl enc::Struct for DescribeClientQuotasRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeClientQuotasRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeClientQuotasRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

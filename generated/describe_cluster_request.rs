@@ -144,6 +144,7 @@ impl enc::Struct for DescribeClusterRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeClusterRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeClusterRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -178,6 +178,7 @@ impl enc::Struct for DescribeClusterResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeClusterResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
@@ -710,6 +711,7 @@ impl enc::Struct for DescribeClusterBroker {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeClusterBroker {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

@@ -121,6 +121,7 @@ impl enc::Struct for DescribeConfigsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeConfigsRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeConfigsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -67,6 +67,7 @@ impl enc::Struct for DescribeDelegationTokenRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeDelegationTokenRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeDelegationTokenRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -97,6 +97,7 @@ impl enc::Struct for DescribeGroupsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeGroupsRequest {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::group_id(&self.groups, "Groups", f);

@@ -67,6 +67,7 @@ impl enc::Struct for DescribeLogDirsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeLogDirsRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.topics, version, f);
@@ -288,6 +289,7 @@ impl enc::Struct for DescribableLogDirTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribableLogDirTopic {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);

@@ -102,6 +102,7 @@ impl enc::Struct for DescribeLogDirsResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeLogDirsResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.results, version, f);
@@ -471,6 +472,7 @@ impl enc::Struct for DescribeLogDirsResult {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeLogDirsResult {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.topics, version, f);
@@ -873,6 +875,7 @@ impl enc::Struct for DescribeLogDirsTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeLogDirsTopic {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

@@ -51,6 +51,7 @@ impl enc::Struct for DescribeShareGroupOffsetsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeShareGroupOffsetsRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.groups, version, f);
@@ -241,6 +242,7 @@ impl enc::Struct for DescribeShareGroupOffsetsRequestGroup {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeShareGroupOffsetsRequestGroup {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -488,6 +490,7 @@ impl enc::Struct for DescribeShareGroupOffsetsRequestTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeShareGroupOffsetsRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

@@ -68,6 +68,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeShareGroupOffsetsResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.groups, version, f);
@@ -336,6 +337,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponseGroup {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeShareGroupOffsetsResponseGroup {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -651,6 +653,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponseTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeShareGroupOffsetsResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

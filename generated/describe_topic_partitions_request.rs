@@ -83,6 +83,7 @@ impl enc::Struct for DescribeTopicPartitionsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeTopicPartitionsRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.topics, version, f);
@@ -349,6 +350,7 @@ impl enc::Struct for TopicRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopicRequest {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -524,6 +526,7 @@ impl enc::Struct for Cursor {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for Cursor {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

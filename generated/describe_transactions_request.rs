@@ -65,6 +65,7 @@ impl enc::Struct for DescribeTransactionsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeTransactionsRequest {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_ids, "TransactionalIds", f);

@@ -59,6 +59,7 @@ impl enc::Struct for DescribeUserScramCredentialsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribeUserScramCredentialsRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeUserScramCredentialsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

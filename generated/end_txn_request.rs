@@ -114,6 +114,7 @@ impl enc::Struct for EndTxnRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for EndTxnRequest {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);

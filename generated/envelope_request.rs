@@ -108,6 +108,7 @@ impl enc::Struct for EnvelopeRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for EnvelopeRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`EnvelopeRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -96,6 +96,7 @@ impl enc::Struct for ExpireDelegationTokenRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ExpireDelegationTokenRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ExpireDelegationTokenRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -389,6 +389,7 @@ impl enc::Struct for FetchRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for FetchRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version <= 14 {
@@ -1121,6 +1122,7 @@ impl enc::Struct for ReplicaState {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ReplicaState {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.replica_id, "ReplicaId", f);
@@ -1392,6 +1394,7 @@ impl enc::Struct for FetchTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for FetchTopic {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version <= 12 {
@@ -2411,6 +2414,7 @@ impl enc::Struct for ForgottenTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ForgottenTopic {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version <= 12 {

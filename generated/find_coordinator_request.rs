@@ -133,6 +133,7 @@ impl enc::Struct for FindCoordinatorRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for FindCoordinatorRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`FindCoordinatorRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

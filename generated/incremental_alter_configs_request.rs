@@ -90,6 +90,7 @@ impl enc::Struct for IncrementalAlterConfigsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for IncrementalAlterConfigsRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`IncrementalAlterConfigsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -174,6 +174,7 @@ impl enc::Struct for InitProducerIdResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for InitProducerIdResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);

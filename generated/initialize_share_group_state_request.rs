@@ -63,6 +63,7 @@ impl enc::Struct for InitializeShareGroupStateRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for InitializeShareGroupStateRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`InitializeShareGroupStateRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

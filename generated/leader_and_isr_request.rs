@@ -261,6 +261,7 @@ impl enc::Struct for LeaderAndIsrRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for LeaderAndIsrRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
@@ -1045,6 +1046,7 @@ impl enc::Struct for LeaderAndIsrPartitionState {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for LeaderAndIsrPartitionState {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version <= 1 {
@@ -1782,6 +1784,7 @@ impl enc::Struct for LeaderAndIsrTopicState {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for LeaderAndIsrTopicState {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -2085,6 +2088,7 @@ impl enc::Struct for LeaderAndIsrLiveLeader {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for LeaderAndIsrLiveLeader {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

@@ -124,6 +124,7 @@ impl enc::Struct for LeaderAndIsrResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for LeaderAndIsrResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version <= 4 {
@@ -497,6 +498,7 @@ impl enc::Struct for LeaderAndIsrPartitionError {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for LeaderAndIsrPartitionError {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version <= 4 {
@@ -791,6 +793,7 @@ impl enc::Struct for LeaderAndIsrTopicError {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for LeaderAndIsrTopicError {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.partition_errors, version, f);

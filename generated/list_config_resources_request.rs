@@ -80,6 +80,7 @@ impl enc::Struct for ListConfigResourcesRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ListConfigResourcesRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ListConfigResourcesRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -109,6 +109,7 @@ impl enc::Struct for ListGroupsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ListGroupsRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ListGroupsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

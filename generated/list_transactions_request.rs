@@ -160,6 +160,7 @@ impl enc::Struct for ListTransactionsRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ListTransactionsRequest {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::producer_id(&self.producer_id_filters, "ProducerIdFilters", f);

@@ -113,6 +113,7 @@ impl enc::Struct for ListTransactionsResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ListTransactionsResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.transaction_states, version, f);
@@ -465,6 +466,7 @@ impl enc::Struct for TransactionState {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TransactionState {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);

@@ -225,6 +225,7 @@ impl enc::Struct for MetadataResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for MetadataResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.brokers, version, f);
@@ -766,6 +767,7 @@ impl enc::Struct for MetadataResponseBroker {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for MetadataResponseBroker {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);
@@ -1158,6 +1160,7 @@ impl enc::Struct for MetadataResponseTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for MetadataResponseTopic {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -1736,6 +1739,7 @@ impl enc::Struct for MetadataResponsePartition {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for MetadataResponsePartition {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);

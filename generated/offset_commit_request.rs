@@ -197,6 +197,7 @@ impl enc::Struct for OffsetCommitRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for OffsetCommitRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -691,6 +692,7 @@ impl enc::Struct for OffsetCommitRequestTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for OffsetCommitRequestTopic {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version <= 9 {

@@ -56,6 +56,7 @@ impl enc::Struct for OffsetDeleteRequest {
         self.topics.clear();
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for OffsetDeleteRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -251,6 +252,7 @@ impl enc::Struct for OffsetDeleteRequestTopic {
         self.partitions.clear();
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for OffsetDeleteRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

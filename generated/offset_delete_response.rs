@@ -69,6 +69,7 @@ impl enc::Struct for OffsetDeleteResponse {
         self.topics.clear();
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for OffsetDeleteResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.topics, version, f);
@@ -309,6 +310,7 @@ impl enc::Struct for OffsetDeleteResponseTopic {
         self.partitions.clear();
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for OffsetDeleteResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

@@ -134,6 +134,7 @@ impl enc::Struct for ProduceRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ProduceRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version >= 3 {
@@ -489,6 +490,7 @@ impl enc::Struct for TopicProduceData {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopicProduceData {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version <= 12 {

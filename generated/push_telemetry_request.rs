@@ -95,6 +95,7 @@ impl enc::Struct for PushTelemetryRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for PushTelemetryRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`PushTelemetryRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

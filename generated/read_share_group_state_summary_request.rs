@@ -63,6 +63,7 @@ impl enc::Struct for ReadShareGroupStateSummaryRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ReadShareGroupStateSummaryRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ReadShareGroupStateSummaryRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -93,6 +93,7 @@ impl enc::Struct for RemoveRaftVoterRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for RemoveRaftVoterRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`RemoveRaftVoterRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

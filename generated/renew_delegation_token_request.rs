@@ -96,6 +96,7 @@ impl enc::Struct for RenewDelegationTokenRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for RenewDelegationTokenRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`RenewDelegationTokenRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -76,6 +76,7 @@ impl enc::Struct for SaslAuthenticateRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for SaslAuthenticateRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`SaslAuthenticateRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -49,6 +49,7 @@ impl enc::Struct for SaslHandshakeRequest {
         self.mechanism = ByteString::new();
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for SaslHandshakeRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`SaslHandshakeRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

@@ -63,6 +63,7 @@ impl enc::Struct for SaslHandshakeResponse {
         self.mechanisms.clear();
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for SaslHandshakeResponse {}
 impl SaslHandshakeResponse {
     /// Calls `f` with the value of every error-code field of the SaslHandshakeResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.

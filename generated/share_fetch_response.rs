@@ -130,6 +130,7 @@ impl enc::Struct for ShareFetchResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ShareFetchResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.node_endpoints, version, f);
@@ -1759,6 +1760,7 @@ impl enc::Struct for NodeEndpoint {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);

@@ -74,6 +74,7 @@ impl enc::Struct for ShareGroupDescribeRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for ShareGroupDescribeRequest {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::group_id(&self.group_ids, "GroupIds", f);

@@ -253,6 +253,7 @@ impl enc::Struct for StopReplicaRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for StopReplicaRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
@@ -853,6 +854,7 @@ impl enc::Struct for StopReplicaPartitionV0 {
         self.partition_index = 0;
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for StopReplicaPartitionV0 {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -1089,6 +1091,7 @@ impl enc::Struct for StopReplicaTopicV1 {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for StopReplicaTopicV1 {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -1322,6 +1325,7 @@ impl enc::Struct for StopReplicaTopicState {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for StopReplicaTopicState {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

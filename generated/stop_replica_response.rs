@@ -87,6 +87,7 @@ impl enc::Struct for StopReplicaResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for StopReplicaResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.partition_errors, version, f);
@@ -360,6 +361,7 @@ impl enc::Struct for StopReplicaPartitionError {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for StopReplicaPartitionError {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

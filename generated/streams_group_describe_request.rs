@@ -103,6 +103,7 @@ impl enc::Struct for StreamsGroupDescribeRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for StreamsGroupDescribeRequest {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::group_id(&self.group_ids, "GroupIds", f);

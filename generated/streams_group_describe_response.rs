@@ -68,6 +68,7 @@ impl enc::Struct for StreamsGroupDescribeResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for StreamsGroupDescribeResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.groups, version, f);
@@ -1403,6 +1404,7 @@ impl enc::Struct for TopicInfo {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopicInfo {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -1664,6 +1666,7 @@ impl enc::Struct for TopologyDescription {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopologyDescription {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -1889,6 +1892,7 @@ impl enc::Struct for TopologyDescriptionSubtopology {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopologyDescriptionSubtopology {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.nodes, version, f);
@@ -2156,6 +2160,7 @@ impl enc::Struct for TopologyDescriptionNode {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopologyDescriptionNode {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);
@@ -2482,6 +2487,7 @@ impl enc::Struct for TopologyDescriptionGlobalStore {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopologyDescriptionGlobalStore {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.source, version, f);
@@ -2882,6 +2888,7 @@ impl enc::Struct for DescribedGroup {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for DescribedGroup {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -3530,6 +3537,7 @@ impl enc::Struct for Topology {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for Topology {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -3807,6 +3815,7 @@ impl enc::Struct for Subtopology {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for Subtopology {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);

@@ -97,6 +97,7 @@ impl enc::Struct for StreamsGroupTopologyDescriptionUpdateRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for StreamsGroupTopologyDescriptionUpdateRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -420,6 +421,7 @@ impl enc::Struct for TopologyDescription {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopologyDescription {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -645,6 +647,7 @@ impl enc::Struct for TopologyDescriptionSubtopology {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopologyDescriptionSubtopology {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.nodes, version, f);
@@ -912,6 +915,7 @@ impl enc::Struct for TopologyDescriptionNode {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopologyDescriptionNode {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);
@@ -1238,6 +1242,7 @@ impl enc::Struct for TopologyDescriptionGlobalStore {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TopologyDescriptionGlobalStore {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.source, version, f);

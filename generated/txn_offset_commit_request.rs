@@ -224,6 +224,7 @@ impl enc::Struct for TxnOffsetCommitRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TxnOffsetCommitRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);
@@ -814,6 +815,7 @@ impl enc::Struct for TxnOffsetCommitRequestTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TxnOffsetCommitRequestTopic {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version <= 5 {

@@ -76,6 +76,7 @@ impl enc::Struct for TxnOffsetCommitResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TxnOffsetCommitResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.topics, version, f);
@@ -353,6 +354,7 @@ impl enc::Struct for TxnOffsetCommitResponseTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for TxnOffsetCommitResponseTopic {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         if version <= 5 {

@@ -65,6 +65,7 @@ impl enc::Struct for UnregisterControllerRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for UnregisterControllerRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`UnregisterControllerRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

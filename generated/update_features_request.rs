@@ -121,6 +121,7 @@ impl enc::Struct for UpdateFeaturesRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for UpdateFeaturesRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`UpdateFeaturesRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

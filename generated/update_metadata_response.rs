@@ -71,6 +71,7 @@ impl enc::Struct for UpdateMetadataResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for UpdateMetadataResponse {}
 impl UpdateMetadataResponse {
     /// Calls `f` with the value of every error-code field of the UpdateMetadataResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.

@@ -126,6 +126,7 @@ impl enc::Struct for UpdateRaftVoterRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for UpdateRaftVoterRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`UpdateRaftVoterRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

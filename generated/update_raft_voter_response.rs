@@ -116,6 +116,7 @@ impl enc::Struct for UpdateRaftVoterResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for UpdateRaftVoterResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.current_leader, version, f);
@@ -430,6 +431,7 @@ impl enc::Struct for CurrentLeader {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for CurrentLeader {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);

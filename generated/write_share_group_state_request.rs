@@ -63,6 +63,7 @@ impl enc::Struct for WriteShareGroupStateRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for WriteShareGroupStateRequest {}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`WriteShareGroupStateRequest`]: strings, bytes and arrays of fixed-width values borrow the input.

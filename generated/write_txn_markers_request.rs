@@ -59,6 +59,7 @@ impl enc::Struct for WriteTxnMarkersRequest {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for WriteTxnMarkersRequest {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.markers, version, f);
@@ -313,6 +314,7 @@ impl enc::Struct for WritableTxnMarker {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for WritableTxnMarker {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);
@@ -694,6 +696,7 @@ impl enc::Struct for WritableTxnMarkerTopic {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for WritableTxnMarkerTopic {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

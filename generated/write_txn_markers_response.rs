@@ -59,6 +59,7 @@ impl enc::Struct for WriteTxnMarkersResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for WriteTxnMarkersResponse {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         kwire::entity::Entities::visit_entities(&self.markers, version, f);
@@ -262,6 +263,7 @@ impl enc::Struct for WritableTxnMarkerResult {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for WritableTxnMarkerResult {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);
@@ -510,6 +512,7 @@ impl enc::Struct for WritableTxnMarkerTopicResult {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for WritableTxnMarkerTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

@@ -124,7 +124,8 @@ pub mod json;
 pub mod sample;
 // Fields that carry secrets (SASL auth bytes, SCRAM salted passwords, token HMACs), shown redacted.
 pub mod redact;
-// Entity accessors for proxies: visit and rewrite topic names, broker ids, group ids and the like.
+// Entity accessors for proxies: visit and rewrite topic names, broker ids, group ids and the like (feature `entities`).
+#[cfg(feature = "entities")]
 pub mod entity;
 // Kafka protocol error codes (-1..=128), names, retriability.
 pub mod error_code;

@@ -12,8 +12,6 @@
 
 use proptest::prelude::*;
 
-use kwire::api::API_INFO;
-use kwire::entity::{Entities, EntityValueMut};
 use kwire::error::{DecodeErrorKind, EncodeErrorKind};
 use kwire::internal::log::{
     ControlRecord as LogControlRecord, ControlValue, Entry, LogEntries, LogEntry, LogError, LogRecord,
@@ -26,8 +24,8 @@ use kwire::internal::{
 };
 use kwire::message::Message;
 use kwire::messages::{
-    LeaderChangeMessage, RequestBody, ResponseBody, SaslAuthenticateRequest, SaslAuthenticateResponse,
-    SnapshotFooterRecord, SnapshotHeaderRecord,
+    LeaderChangeMessage, RequestBody, SaslAuthenticateRequest, SaslAuthenticateResponse, SnapshotFooterRecord,
+    SnapshotHeaderRecord,
 };
 use kwire::primitives::{ParseUuidError, Uuid};
 use kwire::records::{
@@ -904,10 +902,14 @@ proptest! {
     }
 }
 
-// ---- entity rewriting to strings too long to encode ----
+// ---- entity rewriting to strings too long to encode (feature `entities`) ----
 
+#[cfg(feature = "entities")]
 #[test]
 fn entities_rewritten_too_long_are_encode_errors() {
+    use kwire::api::API_INFO;
+    use kwire::entity::{Entities, EntityValueMut};
+    use kwire::messages::ResponseBody;
     let long = "x".repeat(i16::MAX as usize + 1);
     let longest = "y".repeat(i16::MAX as usize);
     let (mut rewritten, mut refused) = (0, 0);

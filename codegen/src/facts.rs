@@ -25,7 +25,7 @@ use crate::{Error, Gates};
 ///   "schemas": "schemas",
 ///   "api_groups": { "core": { "feature": null, "apis": ["Ping"] },
 ///                   "admin": { "feature": "admin", "apis": ["MakeThing"] } },
-///   "features": { "views": "borrowed", "json": "json", "samples": "sample" },
+///   "features": { "views": "borrowed", "json": "json", "samples": "sample", "entities": "entities" },
 ///   "forwardable": ["MakeThing"],
 ///   "error_responses": { "MakeThing": { "message": true } },
 ///   "cluster_action": ["Halt"],
@@ -70,7 +70,7 @@ pub struct Facts {
     /// The families of internal records, each a directory of schemas.
     pub families: Vec<Family>,
     /// The cargo features of the generated crate the extras are compiled
-    /// behind (`features`: `views`, `json`, `samples`).
+    /// behind (`features`: `views`, `json`, `samples`, `entities`).
     pub gates: Gates,
 }
 
@@ -186,6 +186,7 @@ impl Facts {
                 views: optional_string(features.get("views"), "features.views")?,
                 json: optional_string(features.get("json"), "features.json")?,
                 samples: optional_string(features.get("samples"), "features.samples")?,
+                entities: optional_string(features.get("entities"), "features.entities")?,
             };
         }
         facts.forwardable = strings_or_none(root.get("forwardable"), "forwardable")?;

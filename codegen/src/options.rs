@@ -21,7 +21,7 @@ fn api_key_arg(text: &str) -> Result<i16, String> {
 /// The Builder's setters, the command line's flags and [`generate_with`](crate::generate_with)
 /// all set this one type. With the feature `cli` it is also a
 /// `clap::Args`, so that another tool's command line can take the
-/// compiler's options (`--samples`, `--views`, `--json`, `--api-keys`,
+/// compiler's options (`--samples`, `--views`, `--json`, `--entities`, `--api-keys`,
 /// `--sensitive-fields`; the rest come from [`Facts`](crate::Facts)) by flattening it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
@@ -41,6 +41,13 @@ pub struct Options {
     /// `json` feature).
     #[cfg_attr(feature = "cli", arg(long))]
     pub json: bool,
+    /// Entity accessors: `Entities` impls (`visit_entities`,
+    /// `rewrite_entities`) for each request and response and each struct
+    /// holding a field with an `entityType` (topic names, broker ids, group
+    /// ids, transactional ids, producer ids), and on the dispatch enums
+    /// (needs the runtime's `entities` feature).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub entities: bool,
     /// The api keys whose request and response are compiled; `None` (the
     /// default) for all. Every schema is still read and checked, and the
     /// api-key table (`ApiKey`, `API_INFO`) still lists every api key, so
@@ -107,7 +114,7 @@ pub struct Options {
 
 /// The cargo feature of the generated crate that each extra is compiled
 /// behind: with one set, the extra is emitted (whatever [`Options::views`],
-/// [`Options::json`] or [`Options::samples`] say) and each of its items
+/// [`Options::json`], [`Options::samples`] or [`Options::entities`] say) and each of its items
 /// carries `#[cfg(feature = "…")]`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -118,6 +125,8 @@ pub struct Gates {
     pub json: Option<String>,
     /// The feature of the `Sample` impls.
     pub samples: Option<String>,
+    /// The feature of the `Entities` impls.
+    pub entities: Option<String>,
 }
 
 impl Options {

@@ -97,6 +97,7 @@ fn emit_context(runtime: &str, options: &Options) -> Result<EmitContext, Error> 
         samples: options.samples || options.gates.samples.is_some(),
         views: options.views || options.gates.views.is_some(),
         json: options.json || options.gates.json.is_some(),
+        entities: options.entities || options.gates.entities.is_some(),
         partial: false,
         sensitive: Default::default(),
         peeked: Default::default(),

@@ -12,11 +12,12 @@ struct Gen {
 
 #[test]
 fn a_command_line_fills_the_options() {
-    let args = ["gen", "--samples", "--json", "--api-keys", "0,18", "--sensitive-fields", "A.B,C.D"];
+    let args = ["gen", "--samples", "--json", "--entities", "--api-keys", "0,18", "--sensitive-fields", "A.B,C.D"];
     let parsed = Gen::try_parse_from(args).expect("the flags parse");
     let expected = Options {
         samples: true,
         json: true,
+        entities: true,
         api_keys: Some(vec![0, 18]),
         sensitive_fields: vec!["A.B".into(), "C.D".into()],
         ..Options::default()

@@ -24,7 +24,7 @@ fn generated(message: &str, companions: &[&str]) -> String {
 
 /// The options of Kafka's facts (kafka-facts.json) that shape one
 /// message's code: its sensitive fields and the api-key table's forwardable
-/// and cluster-action columns; no feature gates.
+/// and cluster-action columns; the entity accessors; no feature gates.
 fn kafka_options() -> kwire_codegen::Options {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kafka-facts.json");
     let facts = kwire_codegen::Facts::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -32,6 +32,7 @@ fn kafka_options() -> kwire_codegen::Options {
         sensitive_fields: facts.sensitive_fields,
         forwardable: facts.forwardable,
         cluster_action: facts.cluster_action,
+        entities: true,
         ..Default::default()
     }
 }

@@ -14,6 +14,7 @@ pub mod peek;
 mod segment;
 pub mod tagged;
 
+#[cfg(feature = "entities")]
 pub use crate::entity::support::{
     broker_id, broker_id_mut, group_id, group_id_mut, producer_id, producer_id_mut, topic_name, topic_name_mut,
     transactional_id, transactional_id_mut, EntityField,

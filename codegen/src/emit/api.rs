@@ -269,12 +269,15 @@ pub fn emit_dispatch(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
             .collect();
         bodies.sort_by_key(|s| s.api_key);
         out.extend(emit_body_enum(&bodies, &api_keys, &format_ident!("{enum_name}"), what, cx));
-        let variants: Vec<_> = body_entries(&bodies, &api_keys, what, Form::Owned, cx)
-            .into_iter()
-            .zip(&bodies)
-            .map(|(entry, spec)| (entry.variant, entry.cfg, super::entity::spec_has_entities(spec)))
-            .collect();
-        out.extend(super::entity::emit_dispatch_entities(&variants, &format_ident!("{enum_name}")));
+        if cx.entities {
+            let variants: Vec<_> = body_entries(&bodies, &api_keys, what, Form::Owned, cx)
+                .into_iter()
+                .zip(&bodies)
+                .map(|(entry, spec)| (entry.variant, entry.cfg, super::entity::spec_has_entities(spec)))
+                .collect();
+            let entities = super::entity::emit_dispatch_entities(&variants, &format_ident!("{enum_name}"));
+            out.extend(super::gate(entities, cx.gates.entities.as_deref()));
+        }
     }
     out
 }

@@ -44,6 +44,8 @@ pub struct EmitContext {
     pub views: bool,
     /// Whether to emit `ToJson` and `FromJson` impls (Kafka's JSON form).
     pub json: bool,
+    /// Whether to emit `Entities` impls (the entity accessors).
+    pub entities: bool,
     /// Whether only some api keys of the table are compiled: the dispatch's
     /// matches on an `ApiKey` then need an arm for the others
     /// (`ApiKeyNotCompiled`).
@@ -62,7 +64,7 @@ pub struct EmitContext {
     /// ([`error_response::resolve`]).
     pub error_responses: error_response::Answers,
     /// The cargo feature each extra is compiled behind (`views`, `json`,
-    /// `samples` then emitted, each item gated).
+    /// `samples`, `entities` then emitted, each item gated).
     pub gates: crate::Gates,
     /// The cargo feature the messages of each api key are compiled behind,
     /// for the api keys of a gated group.
@@ -162,7 +164,9 @@ pub fn emit_message(
         let plan = plan::StructPlan::new(&view);
         out.extend(structs::emit_struct(&view, spec, cx, field::Form::Owned));
         out.extend(codec::emit_wire_impl(&plan, cx));
-        out.extend(entity::emit_entities_impl(&plan, spec, &entity_structs));
+        if cx.entities {
+            out.extend(gate(entity::emit_entities_impl(&plan, spec, &entity_structs), cx.gates.entities.as_deref()));
+        }
         out.extend(error_codes::emit_error_codes(&plan, spec, &error_code_structs));
         if cx.views {
             out.extend(gate(codec::views::emit_view(&plan, spec, cx), cx.gates.views.as_deref()));

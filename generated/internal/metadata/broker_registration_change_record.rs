@@ -189,6 +189,7 @@ impl enc::Struct for BrokerRegistrationChangeRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for BrokerRegistrationChangeRecord {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

@@ -292,6 +292,7 @@ impl enc::Struct for PartitionRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for PartitionRecord {
     fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.replicas, "Replicas", f);

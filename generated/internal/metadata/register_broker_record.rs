@@ -247,6 +247,7 @@ impl enc::Struct for RegisterBrokerRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for RegisterBrokerRecord {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

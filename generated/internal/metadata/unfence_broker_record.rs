@@ -66,6 +66,7 @@ impl enc::Struct for UnfenceBrokerRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "entities")]
 impl kwire::entity::Entities for UnfenceBrokerRecord {
     fn visit_entities(&self, _version: i16, f: &mut kwire::entity::Visit<'_>) {
         enc::broker_id(&self.id, "Id", f);
