@@ -32,6 +32,7 @@ pub struct AddPartitionsToTxnRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -133,6 +134,7 @@ impl enc::EncodeStruct for AddPartitionsToTxnRequest {
 }
 impl enc::Struct for AddPartitionsToTxnRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -285,6 +287,7 @@ pub struct AddPartitionsToTxnRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AddPartitionsToTxnRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -960,6 +963,7 @@ pub struct AddPartitionsToTxnTransaction {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnTransaction {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -993,6 +997,7 @@ impl enc::EncodeStruct for AddPartitionsToTxnTransaction {
 }
 impl enc::Struct for AddPartitionsToTxnTransaction {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1072,6 +1077,7 @@ pub struct AddPartitionsToTxnTransactionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AddPartitionsToTxnTransactionRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -28,6 +28,7 @@ pub struct AddPartitionsToTxnResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -108,6 +109,7 @@ impl enc::EncodeStruct for AddPartitionsToTxnResponse {
 }
 impl enc::Struct for AddPartitionsToTxnResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -243,6 +245,7 @@ pub struct AddPartitionsToTxnResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AddPartitionsToTxnResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -551,6 +554,7 @@ pub struct AddPartitionsToTxnTopicResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnTopicResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -598,6 +602,7 @@ impl enc::EncodeStruct for AddPartitionsToTxnTopicResult {
 }
 impl enc::Struct for AddPartitionsToTxnTopicResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -661,6 +666,7 @@ pub struct AddPartitionsToTxnTopicResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AddPartitionsToTxnTopicResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1073,6 +1079,7 @@ pub struct AddPartitionsToTxnResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1104,6 +1111,7 @@ impl enc::EncodeStruct for AddPartitionsToTxnResult {
 }
 impl enc::Struct for AddPartitionsToTxnResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1173,6 +1181,7 @@ pub struct AddPartitionsToTxnResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AddPartitionsToTxnResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -49,6 +49,7 @@ impl Default for AddRaftVoterRequest {
     }
 }
 impl enc::EncodeStruct for AddRaftVoterRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -98,6 +99,7 @@ impl enc::EncodeStruct for AddRaftVoterRequest {
 }
 impl enc::Struct for AddRaftVoterRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -190,6 +192,7 @@ impl<'a> Default for AddRaftVoterRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AddRaftVoterRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

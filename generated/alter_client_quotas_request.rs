@@ -20,6 +20,7 @@ pub struct AlterClientQuotasRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterClientQuotasRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -58,6 +59,7 @@ impl enc::EncodeStruct for AlterClientQuotasRequest {
 }
 impl enc::Struct for AlterClientQuotasRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -106,6 +108,7 @@ pub struct AlterClientQuotasRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterClientQuotasRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -252,6 +255,7 @@ pub struct EntryData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for EntryData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -279,6 +283,7 @@ impl enc::EncodeStruct for EntryData {
 }
 impl enc::Struct for EntryData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -319,6 +324,7 @@ pub struct EntryDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EntryDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

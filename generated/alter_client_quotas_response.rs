@@ -20,6 +20,7 @@ pub struct AlterClientQuotasResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterClientQuotasResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -56,6 +57,7 @@ impl enc::EncodeStruct for AlterClientQuotasResponse {
 }
 impl enc::Struct for AlterClientQuotasResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -112,6 +114,7 @@ pub struct AlterClientQuotasResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterClientQuotasResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -281,6 +284,7 @@ impl Default for EntryData {
     }
 }
 impl enc::EncodeStruct for EntryData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -319,6 +323,7 @@ impl enc::EncodeStruct for EntryData {
 }
 impl enc::Struct for EntryData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -388,6 +393,7 @@ impl<'a> Default for EntryDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EntryDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

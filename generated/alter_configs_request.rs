@@ -20,6 +20,7 @@ pub struct AlterConfigsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterConfigsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -58,6 +59,7 @@ impl enc::EncodeStruct for AlterConfigsRequest {
 }
 impl enc::Struct for AlterConfigsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -112,6 +114,7 @@ pub struct AlterConfigsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterConfigsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -266,6 +269,7 @@ pub struct AlterConfigsResource {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterConfigsResource {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -305,6 +309,7 @@ impl enc::EncodeStruct for AlterConfigsResource {
 }
 impl enc::Struct for AlterConfigsResource {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -363,6 +368,7 @@ pub struct AlterConfigsResourceRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterConfigsResourceRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

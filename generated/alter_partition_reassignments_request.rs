@@ -34,6 +34,7 @@ impl Default for AlterPartitionReassignmentsRequest {
     }
 }
 impl enc::EncodeStruct for AlterPartitionReassignmentsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -71,6 +72,7 @@ impl enc::EncodeStruct for AlterPartitionReassignmentsRequest {
 }
 impl enc::Struct for AlterPartitionReassignmentsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -145,6 +147,7 @@ impl<'a> Default for AlterPartitionReassignmentsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterPartitionReassignmentsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -364,6 +367,7 @@ pub struct ReassignableTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReassignableTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -389,6 +393,7 @@ impl enc::EncodeStruct for ReassignableTopic {
 }
 impl enc::Struct for ReassignableTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -438,6 +443,7 @@ pub struct ReassignableTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReassignableTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

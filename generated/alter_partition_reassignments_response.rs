@@ -44,6 +44,7 @@ impl Default for AlterPartitionReassignmentsResponse {
     }
 }
 impl enc::EncodeStruct for AlterPartitionReassignmentsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -83,6 +84,7 @@ impl enc::EncodeStruct for AlterPartitionReassignmentsResponse {
 }
 impl enc::Struct for AlterPartitionReassignmentsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -186,6 +188,7 @@ impl<'a> Default for AlterPartitionReassignmentsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterPartitionReassignmentsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -460,6 +463,7 @@ pub struct ReassignableTopicResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReassignableTopicResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -485,6 +489,7 @@ impl enc::EncodeStruct for ReassignableTopicResponse {
 }
 impl enc::Struct for ReassignableTopicResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -540,6 +545,7 @@ pub struct ReassignableTopicResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReassignableTopicResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

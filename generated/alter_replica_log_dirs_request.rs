@@ -16,6 +16,7 @@ pub struct AlterReplicaLogDirsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterReplicaLogDirsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -41,6 +42,7 @@ impl enc::EncodeStruct for AlterReplicaLogDirsRequest {
 }
 impl enc::Struct for AlterReplicaLogDirsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -84,6 +86,7 @@ pub struct AlterReplicaLogDirsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterReplicaLogDirsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -199,6 +202,7 @@ pub struct AlterReplicaLogDir {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterReplicaLogDir {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -230,6 +234,7 @@ impl enc::EncodeStruct for AlterReplicaLogDir {
 }
 impl enc::Struct for AlterReplicaLogDir {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -279,6 +284,7 @@ pub struct AlterReplicaLogDirRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterReplicaLogDirRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

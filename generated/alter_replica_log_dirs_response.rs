@@ -20,6 +20,7 @@ pub struct AlterReplicaLogDirsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterReplicaLogDirsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -56,6 +57,7 @@ impl enc::EncodeStruct for AlterReplicaLogDirsResponse {
 }
 impl enc::Struct for AlterReplicaLogDirsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -119,6 +121,7 @@ pub struct AlterReplicaLogDirsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterReplicaLogDirsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -274,6 +277,7 @@ pub struct AlterReplicaLogDirTopicResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterReplicaLogDirTopicResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -316,6 +320,7 @@ impl enc::EncodeStruct for AlterReplicaLogDirTopicResult {
 }
 impl enc::Struct for AlterReplicaLogDirTopicResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -385,6 +390,7 @@ pub struct AlterReplicaLogDirTopicResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterReplicaLogDirTopicResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct AlterShareGroupOffsetsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterShareGroupOffsetsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -45,6 +46,7 @@ impl enc::EncodeStruct for AlterShareGroupOffsetsRequest {
 }
 impl enc::Struct for AlterShareGroupOffsetsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -94,6 +96,7 @@ pub struct AlterShareGroupOffsetsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterShareGroupOffsetsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -230,6 +233,7 @@ pub struct AlterShareGroupOffsetsRequestTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterShareGroupOffsetsRequestTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -255,6 +259,7 @@ impl enc::EncodeStruct for AlterShareGroupOffsetsRequestTopic {
 }
 impl enc::Struct for AlterShareGroupOffsetsRequestTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -302,6 +307,7 @@ pub struct AlterShareGroupOffsetsRequestTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterShareGroupOffsetsRequestTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -28,6 +28,7 @@ pub struct AlterShareGroupOffsetsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterShareGroupOffsetsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -59,6 +60,7 @@ impl enc::EncodeStruct for AlterShareGroupOffsetsResponse {
 }
 impl enc::Struct for AlterShareGroupOffsetsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -137,6 +139,7 @@ pub struct AlterShareGroupOffsetsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterShareGroupOffsetsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -362,6 +365,7 @@ pub struct AlterShareGroupOffsetsResponseTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterShareGroupOffsetsResponseTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -389,6 +393,7 @@ impl enc::EncodeStruct for AlterShareGroupOffsetsResponseTopic {
 }
 impl enc::Struct for AlterShareGroupOffsetsResponseTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -450,6 +455,7 @@ pub struct AlterShareGroupOffsetsResponseTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterShareGroupOffsetsResponseTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct AlterUserScramCredentialsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterUserScramCredentialsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -41,6 +42,7 @@ impl enc::EncodeStruct for AlterUserScramCredentialsRequest {
 }
 impl enc::Struct for AlterUserScramCredentialsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -81,6 +83,7 @@ pub struct AlterUserScramCredentialsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterUserScramCredentialsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct AlterUserScramCredentialsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterUserScramCredentialsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -44,6 +45,7 @@ impl enc::EncodeStruct for AlterUserScramCredentialsResponse {
 }
 impl enc::Struct for AlterUserScramCredentialsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -98,6 +100,7 @@ pub struct AlterUserScramCredentialsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterUserScramCredentialsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -54,6 +54,7 @@ impl Default for ApiVersionsResponse {
     }
 }
 impl enc::EncodeStruct for ApiVersionsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -183,6 +184,7 @@ impl enc::EncodeStruct for ApiVersionsResponse {
 }
 impl enc::Struct for ApiVersionsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -330,6 +332,7 @@ impl<'a> Default for ApiVersionsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ApiVersionsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

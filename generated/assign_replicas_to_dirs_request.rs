@@ -33,6 +33,7 @@ impl Default for AssignReplicasToDirsRequest {
     }
 }
 impl enc::EncodeStruct for AssignReplicasToDirsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -67,6 +68,7 @@ impl enc::EncodeStruct for AssignReplicasToDirsRequest {
 }
 impl enc::Struct for AssignReplicasToDirsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -135,6 +137,7 @@ impl<'a> Default for AssignReplicasToDirsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AssignReplicasToDirsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -300,6 +303,7 @@ pub struct DirectoryData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DirectoryData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -324,6 +328,7 @@ impl enc::EncodeStruct for DirectoryData {
 }
 impl enc::Struct for DirectoryData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -362,6 +367,7 @@ pub struct DirectoryDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DirectoryDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -475,6 +481,7 @@ pub struct TopicData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -499,6 +506,7 @@ impl enc::EncodeStruct for TopicData {
 }
 impl enc::Struct for TopicData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -537,6 +545,7 @@ pub struct TopicDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

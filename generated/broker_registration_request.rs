@@ -64,6 +64,7 @@ impl Default for BrokerRegistrationRequest {
     }
 }
 impl enc::EncodeStruct for BrokerRegistrationRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -127,6 +128,7 @@ impl enc::EncodeStruct for BrokerRegistrationRequest {
 }
 impl enc::Struct for BrokerRegistrationRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -268,6 +270,7 @@ impl<'a> Default for BrokerRegistrationRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for BrokerRegistrationRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

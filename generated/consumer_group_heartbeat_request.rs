@@ -69,6 +69,7 @@ impl Default for ConsumerGroupHeartbeatRequest {
     }
 }
 impl enc::EncodeStruct for ConsumerGroupHeartbeatRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -154,6 +155,7 @@ impl enc::EncodeStruct for ConsumerGroupHeartbeatRequest {
 }
 impl enc::Struct for ConsumerGroupHeartbeatRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -309,6 +311,7 @@ impl<'a> Default for ConsumerGroupHeartbeatRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConsumerGroupHeartbeatRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -40,6 +40,7 @@ pub struct ConsumerGroupHeartbeatResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupHeartbeatResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -83,6 +84,7 @@ impl enc::EncodeStruct for ConsumerGroupHeartbeatResponse {
 }
 impl enc::Struct for ConsumerGroupHeartbeatResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -173,6 +175,7 @@ pub struct ConsumerGroupHeartbeatResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConsumerGroupHeartbeatResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -689,6 +692,7 @@ pub struct Assignment {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Assignment {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -714,6 +718,7 @@ impl enc::EncodeStruct for Assignment {
 }
 impl enc::Struct for Assignment {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -752,6 +757,7 @@ pub struct AssignmentRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AssignmentRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

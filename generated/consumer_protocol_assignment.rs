@@ -18,6 +18,7 @@ pub struct ConsumerProtocolAssignment {
     pub user_data: Option<crate::Bytes>,
 }
 impl enc::EncodeStruct for ConsumerProtocolAssignment {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -43,6 +44,7 @@ impl enc::EncodeStruct for ConsumerProtocolAssignment {
 }
 impl enc::Struct for ConsumerProtocolAssignment {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -95,6 +97,7 @@ pub struct ConsumerProtocolAssignmentRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConsumerProtocolAssignmentRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

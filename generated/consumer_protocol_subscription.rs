@@ -41,6 +41,7 @@ impl Default for ConsumerProtocolSubscription {
     }
 }
 impl enc::EncodeStruct for ConsumerProtocolSubscription {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -87,6 +88,7 @@ impl enc::EncodeStruct for ConsumerProtocolSubscription {
 }
 impl enc::Struct for ConsumerProtocolSubscription {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -191,6 +193,7 @@ impl<'a> Default for ConsumerProtocolSubscriptionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConsumerProtocolSubscriptionRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct ControlledShutdownResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ControlledShutdownResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -66,6 +67,7 @@ impl enc::EncodeStruct for ControlledShutdownResponse {
 }
 impl enc::Struct for ControlledShutdownResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -131,6 +133,7 @@ pub struct ControlledShutdownResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ControlledShutdownResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -32,6 +32,7 @@ pub struct ControllerRegistrationRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ControllerRegistrationRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -64,6 +65,7 @@ impl enc::EncodeStruct for ControllerRegistrationRequest {
 }
 impl enc::Struct for ControllerRegistrationRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -126,6 +128,7 @@ pub struct ControllerRegistrationRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ControllerRegistrationRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

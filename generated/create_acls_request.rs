@@ -16,6 +16,7 @@ pub struct CreateAclsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreateAclsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -41,6 +42,7 @@ impl enc::EncodeStruct for CreateAclsRequest {
 }
 impl enc::Struct for CreateAclsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -83,6 +85,7 @@ pub struct CreateAclsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreateAclsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct CreateAclsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreateAclsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -56,6 +57,7 @@ impl enc::EncodeStruct for CreateAclsResponse {
 }
 impl enc::Struct for CreateAclsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -112,6 +114,7 @@ pub struct CreateAclsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreateAclsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

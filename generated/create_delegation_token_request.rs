@@ -39,6 +39,7 @@ impl Default for CreateDelegationTokenRequest {
     }
 }
 impl enc::EncodeStruct for CreateDelegationTokenRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -124,6 +125,7 @@ impl enc::EncodeStruct for CreateDelegationTokenRequest {
 }
 impl enc::Struct for CreateDelegationTokenRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -222,6 +224,7 @@ impl<'a> Default for CreateDelegationTokenRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreateDelegationTokenRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

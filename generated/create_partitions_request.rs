@@ -24,6 +24,7 @@ pub struct CreatePartitionsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreatePartitionsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -66,6 +67,7 @@ impl enc::EncodeStruct for CreatePartitionsRequest {
 }
 impl enc::Struct for CreatePartitionsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -125,6 +127,7 @@ pub struct CreatePartitionsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreatePartitionsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -306,6 +309,7 @@ impl Default for CreatePartitionsTopic {
     }
 }
 impl enc::EncodeStruct for CreatePartitionsTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -344,6 +348,7 @@ impl enc::EncodeStruct for CreatePartitionsTopic {
 }
 impl enc::Struct for CreatePartitionsTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -418,6 +423,7 @@ impl<'a> Default for CreatePartitionsTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreatePartitionsTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

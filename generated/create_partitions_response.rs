@@ -20,6 +20,7 @@ pub struct CreatePartitionsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreatePartitionsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -56,6 +57,7 @@ impl enc::EncodeStruct for CreatePartitionsResponse {
 }
 impl enc::Struct for CreatePartitionsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -119,6 +121,7 @@ pub struct CreatePartitionsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreatePartitionsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

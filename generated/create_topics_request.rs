@@ -34,6 +34,7 @@ impl Default for CreateTopicsRequest {
     }
 }
 impl enc::EncodeStruct for CreateTopicsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -85,6 +86,7 @@ impl enc::EncodeStruct for CreateTopicsRequest {
 }
 impl enc::Struct for CreateTopicsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -161,6 +163,7 @@ impl<'a> Default for CreateTopicsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreateTopicsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -365,6 +368,7 @@ pub struct CreatableTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreatableTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -415,6 +419,7 @@ impl enc::EncodeStruct for CreatableTopic {
 }
 impl enc::Struct for CreatableTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -494,6 +499,7 @@ pub struct CreatableTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreatableTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

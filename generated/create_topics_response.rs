@@ -20,6 +20,7 @@ pub struct CreateTopicsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreateTopicsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -54,6 +55,7 @@ impl enc::EncodeStruct for CreateTopicsResponse {
 }
 impl enc::Struct for CreateTopicsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -121,6 +123,7 @@ pub struct CreateTopicsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreateTopicsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -319,6 +322,7 @@ impl Default for CreatableTopicResult {
     }
 }
 impl enc::EncodeStruct for CreatableTopicResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -412,6 +416,7 @@ impl enc::EncodeStruct for CreatableTopicResult {
 }
 impl enc::Struct for CreatableTopicResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -566,6 +571,7 @@ impl<'a> Default for CreatableTopicResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreatableTopicResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

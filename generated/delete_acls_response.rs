@@ -20,6 +20,7 @@ pub struct DeleteAclsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteAclsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -61,6 +62,7 @@ impl enc::EncodeStruct for DeleteAclsResponse {
 }
 impl enc::Struct for DeleteAclsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -123,6 +125,7 @@ pub struct DeleteAclsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteAclsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -296,6 +299,7 @@ impl Default for DeleteAclsFilterResult {
     }
 }
 impl enc::EncodeStruct for DeleteAclsFilterResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -345,6 +349,7 @@ impl enc::EncodeStruct for DeleteAclsFilterResult {
 }
 impl enc::Struct for DeleteAclsFilterResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -423,6 +428,7 @@ impl<'a> Default for DeleteAclsFilterResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteAclsFilterResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct DeleteRecordsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteRecordsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -58,6 +59,7 @@ impl enc::EncodeStruct for DeleteRecordsRequest {
 }
 impl enc::Struct for DeleteRecordsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -107,6 +109,7 @@ pub struct DeleteRecordsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteRecordsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -243,6 +246,7 @@ pub struct DeleteRecordsTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteRecordsTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -285,6 +289,7 @@ impl enc::EncodeStruct for DeleteRecordsTopic {
 }
 impl enc::Struct for DeleteRecordsTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -340,6 +345,7 @@ pub struct DeleteRecordsTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteRecordsTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct DeleteRecordsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteRecordsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -50,6 +51,7 @@ impl enc::EncodeStruct for DeleteRecordsResponse {
 }
 impl enc::Struct for DeleteRecordsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -113,6 +115,7 @@ pub struct DeleteRecordsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteRecordsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -262,6 +265,7 @@ pub struct DeleteRecordsTopicResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteRecordsTopicResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -304,6 +308,7 @@ impl enc::EncodeStruct for DeleteRecordsTopicResult {
 }
 impl enc::Struct for DeleteRecordsTopicResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -367,6 +372,7 @@ pub struct DeleteRecordsTopicResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteRecordsTopicResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct DeleteShareGroupOffsetsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteShareGroupOffsetsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -45,6 +46,7 @@ impl enc::EncodeStruct for DeleteShareGroupOffsetsRequest {
 }
 impl enc::Struct for DeleteShareGroupOffsetsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -94,6 +96,7 @@ pub struct DeleteShareGroupOffsetsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteShareGroupOffsetsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -28,6 +28,7 @@ pub struct DeleteShareGroupOffsetsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteShareGroupOffsetsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -59,6 +60,7 @@ impl enc::EncodeStruct for DeleteShareGroupOffsetsResponse {
 }
 impl enc::Struct for DeleteShareGroupOffsetsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -137,6 +139,7 @@ pub struct DeleteShareGroupOffsetsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteShareGroupOffsetsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct DeleteShareGroupStateRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteShareGroupStateRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -45,6 +46,7 @@ impl enc::EncodeStruct for DeleteShareGroupStateRequest {
 }
 impl enc::Struct for DeleteShareGroupStateRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -85,6 +87,7 @@ pub struct DeleteShareGroupStateRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteShareGroupStateRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -221,6 +224,7 @@ pub struct DeleteStateData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteStateData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -245,6 +249,7 @@ impl enc::EncodeStruct for DeleteStateData {
 }
 impl enc::Struct for DeleteStateData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -283,6 +288,7 @@ pub struct DeleteStateDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteStateDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

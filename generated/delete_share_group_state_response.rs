@@ -16,6 +16,7 @@ pub struct DeleteShareGroupStateResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteShareGroupStateResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -35,6 +36,7 @@ impl enc::EncodeStruct for DeleteShareGroupStateResponse {
 }
 impl enc::Struct for DeleteShareGroupStateResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -77,6 +79,7 @@ pub struct DeleteShareGroupStateResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteShareGroupStateResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -188,6 +191,7 @@ pub struct DeleteStateResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteStateResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -212,6 +216,7 @@ impl enc::EncodeStruct for DeleteStateResult {
 }
 impl enc::Struct for DeleteStateResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -258,6 +263,7 @@ pub struct DeleteStateResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteStateResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -24,6 +24,7 @@ pub struct DeleteTopicsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteTopicsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -81,6 +82,7 @@ impl enc::EncodeStruct for DeleteTopicsRequest {
 }
 impl enc::Struct for DeleteTopicsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -160,6 +162,7 @@ pub struct DeleteTopicsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteTopicsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

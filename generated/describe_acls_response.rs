@@ -39,6 +39,7 @@ impl Default for DescribeAclsResponse {
     }
 }
 impl enc::EncodeStruct for DescribeAclsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -87,6 +88,7 @@ impl enc::EncodeStruct for DescribeAclsResponse {
 }
 impl enc::Struct for DescribeAclsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -175,6 +177,7 @@ impl<'a> Default for DescribeAclsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeAclsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -405,6 +408,7 @@ impl Default for DescribeAclsResource {
     }
 }
 impl enc::EncodeStruct for DescribeAclsResource {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -447,6 +451,7 @@ impl enc::EncodeStruct for DescribeAclsResource {
 }
 impl enc::Struct for DescribeAclsResource {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -533,6 +538,7 @@ impl<'a> Default for DescribeAclsResourceRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeAclsResourceRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

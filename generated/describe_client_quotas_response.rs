@@ -39,6 +39,7 @@ impl Default for DescribeClientQuotasResponse {
     }
 }
 impl enc::EncodeStruct for DescribeClientQuotasResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -80,6 +81,7 @@ impl enc::EncodeStruct for DescribeClientQuotasResponse {
 }
 impl enc::Struct for DescribeClientQuotasResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -162,6 +164,7 @@ impl<'a> Default for DescribeClientQuotasResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeClientQuotasResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -383,6 +386,7 @@ pub struct EntryData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for EntryData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -410,6 +414,7 @@ impl enc::EncodeStruct for EntryData {
 }
 impl enc::Struct for EntryData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -450,6 +455,7 @@ pub struct EntryDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EntryDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -59,6 +59,7 @@ impl Default for DescribeClusterResponse {
     }
 }
 impl enc::EncodeStruct for DescribeClusterResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -116,6 +117,7 @@ impl enc::EncodeStruct for DescribeClusterResponse {
 }
 impl enc::Struct for DescribeClusterResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -255,6 +257,7 @@ impl<'a> Default for DescribeClusterResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeClusterResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

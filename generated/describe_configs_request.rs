@@ -24,6 +24,7 @@ pub struct DescribeConfigsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeConfigsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -80,6 +81,7 @@ impl enc::EncodeStruct for DescribeConfigsRequest {
 }
 impl enc::Struct for DescribeConfigsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -147,6 +149,7 @@ pub struct DescribeConfigsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeConfigsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct DescribeConfigsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeConfigsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -56,6 +57,7 @@ impl enc::EncodeStruct for DescribeConfigsResponse {
 }
 impl enc::Struct for DescribeConfigsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -112,6 +114,7 @@ pub struct DescribeConfigsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeConfigsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -287,6 +290,7 @@ impl Default for DescribeConfigsResult {
     }
 }
 impl enc::EncodeStruct for DescribeConfigsResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -339,6 +343,7 @@ impl enc::EncodeStruct for DescribeConfigsResult {
 }
 impl enc::Struct for DescribeConfigsResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -434,6 +439,7 @@ impl<'a> Default for DescribeConfigsResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeConfigsResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -711,6 +717,7 @@ impl Default for DescribeConfigsResourceResult {
     }
 }
 impl enc::EncodeStruct for DescribeConfigsResourceResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -814,6 +821,7 @@ impl enc::EncodeStruct for DescribeConfigsResourceResult {
 }
 impl enc::Struct for DescribeConfigsResourceResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -969,6 +977,7 @@ impl<'a> Default for DescribeConfigsResourceResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeConfigsResourceResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

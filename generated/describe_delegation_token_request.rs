@@ -24,6 +24,7 @@ impl Default for DescribeDelegationTokenRequest {
     }
 }
 impl enc::EncodeStruct for DescribeDelegationTokenRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -49,6 +50,7 @@ impl enc::EncodeStruct for DescribeDelegationTokenRequest {
 }
 impl enc::Struct for DescribeDelegationTokenRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -94,6 +96,7 @@ impl<'a> Default for DescribeDelegationTokenRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeDelegationTokenRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

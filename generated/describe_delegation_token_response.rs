@@ -24,6 +24,7 @@ pub struct DescribeDelegationTokenResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeDelegationTokenResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -67,6 +68,7 @@ impl enc::EncodeStruct for DescribeDelegationTokenResponse {
 }
 impl enc::Struct for DescribeDelegationTokenResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -127,6 +129,7 @@ pub struct DescribeDelegationTokenResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeDelegationTokenResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -372,6 +375,7 @@ impl ::core::fmt::Debug for DescribedDelegationToken {
     }
 }
 impl enc::EncodeStruct for DescribedDelegationToken {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -475,6 +479,7 @@ impl enc::EncodeStruct for DescribedDelegationToken {
 }
 impl enc::Struct for DescribedDelegationToken {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -637,6 +642,7 @@ impl ::core::fmt::Debug for DescribedDelegationTokenRef<'_> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribedDelegationTokenRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct DescribeGroupsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeGroupsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -54,6 +55,7 @@ impl enc::EncodeStruct for DescribeGroupsResponse {
 }
 impl enc::Struct for DescribeGroupsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -121,6 +123,7 @@ pub struct DescribeGroupsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeGroupsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -319,6 +322,7 @@ impl Default for DescribedGroup {
     }
 }
 impl enc::EncodeStruct for DescribedGroup {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -407,6 +411,7 @@ impl enc::EncodeStruct for DescribedGroup {
 }
 impl enc::Struct for DescribedGroup {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -558,6 +563,7 @@ impl<'a> Default for DescribedGroupRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribedGroupRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -24,6 +24,7 @@ impl Default for DescribeLogDirsRequest {
     }
 }
 impl enc::EncodeStruct for DescribeLogDirsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -49,6 +50,7 @@ impl enc::EncodeStruct for DescribeLogDirsRequest {
 }
 impl enc::Struct for DescribeLogDirsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -101,6 +103,7 @@ impl<'a> Default for DescribeLogDirsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeLogDirsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

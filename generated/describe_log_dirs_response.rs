@@ -24,6 +24,7 @@ pub struct DescribeLogDirsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeLogDirsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -70,6 +71,7 @@ impl enc::EncodeStruct for DescribeLogDirsResponse {
 }
 impl enc::Struct for DescribeLogDirsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -146,6 +148,7 @@ pub struct DescribeLogDirsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeLogDirsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -361,6 +364,7 @@ impl Default for DescribeLogDirsResult {
     }
 }
 impl enc::EncodeStruct for DescribeLogDirsResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -426,6 +430,7 @@ impl enc::EncodeStruct for DescribeLogDirsResult {
 }
 impl enc::Struct for DescribeLogDirsResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -537,6 +542,7 @@ impl<'a> Default for DescribeLogDirsResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeLogDirsResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -807,6 +813,7 @@ pub struct DescribeLogDirsTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeLogDirsTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -849,6 +856,7 @@ impl enc::EncodeStruct for DescribeLogDirsTopic {
 }
 impl enc::Struct for DescribeLogDirsTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -904,6 +912,7 @@ pub struct DescribeLogDirsTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeLogDirsTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

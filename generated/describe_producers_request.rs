@@ -16,6 +16,7 @@ pub struct DescribeProducersRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeProducersRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -35,6 +36,7 @@ impl enc::EncodeStruct for DescribeProducersRequest {
 }
 impl enc::Struct for DescribeProducersRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -76,6 +78,7 @@ pub struct DescribeProducersRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeProducersRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

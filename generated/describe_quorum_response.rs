@@ -39,6 +39,7 @@ impl Default for DescribeQuorumResponse {
     }
 }
 impl enc::EncodeStruct for DescribeQuorumResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -84,6 +85,7 @@ impl enc::EncodeStruct for DescribeQuorumResponse {
 }
 impl enc::Struct for DescribeQuorumResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -184,6 +186,7 @@ impl<'a> Default for DescribeQuorumResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeQuorumResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -869,6 +872,7 @@ pub struct TopicData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -894,6 +898,7 @@ impl enc::EncodeStruct for TopicData {
 }
 impl enc::Struct for TopicData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -951,6 +956,7 @@ pub struct TopicDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1110,6 +1116,7 @@ impl Default for PartitionData {
     }
 }
 impl enc::EncodeStruct for PartitionData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1171,6 +1178,7 @@ impl enc::EncodeStruct for PartitionData {
 }
 impl enc::Struct for PartitionData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1304,6 +1312,7 @@ impl<'a> Default for PartitionDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1613,6 +1622,7 @@ pub struct Node {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Node {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1637,6 +1647,7 @@ impl enc::EncodeStruct for Node {
 }
 impl enc::Struct for Node {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1684,6 +1695,7 @@ pub struct NodeRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for NodeRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -16,6 +16,7 @@ pub struct DescribeShareGroupOffsetsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeShareGroupOffsetsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -35,6 +36,7 @@ impl enc::EncodeStruct for DescribeShareGroupOffsetsRequest {
 }
 impl enc::Struct for DescribeShareGroupOffsetsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -76,6 +78,7 @@ pub struct DescribeShareGroupOffsetsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeShareGroupOffsetsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -200,6 +203,7 @@ impl Default for DescribeShareGroupOffsetsRequestGroup {
     }
 }
 impl enc::EncodeStruct for DescribeShareGroupOffsetsRequestGroup {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -224,6 +228,7 @@ impl enc::EncodeStruct for DescribeShareGroupOffsetsRequestGroup {
 }
 impl enc::Struct for DescribeShareGroupOffsetsRequestGroup {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -283,6 +288,7 @@ impl<'a> Default for DescribeShareGroupOffsetsRequestGroupRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeShareGroupOffsetsRequestGroupRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

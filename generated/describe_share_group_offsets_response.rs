@@ -20,6 +20,7 @@ pub struct DescribeShareGroupOffsetsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeShareGroupOffsetsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -44,6 +45,7 @@ impl enc::EncodeStruct for DescribeShareGroupOffsetsResponse {
 }
 impl enc::Struct for DescribeShareGroupOffsetsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -105,6 +107,7 @@ pub struct DescribeShareGroupOffsetsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeShareGroupOffsetsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -272,6 +275,7 @@ pub struct DescribeShareGroupOffsetsResponseGroup {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeShareGroupOffsetsResponseGroup {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -309,6 +313,7 @@ impl enc::EncodeStruct for DescribeShareGroupOffsetsResponseGroup {
 }
 impl enc::Struct for DescribeShareGroupOffsetsResponseGroup {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -385,6 +390,7 @@ pub struct DescribeShareGroupOffsetsResponseGroupRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeShareGroupOffsetsResponseGroupRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -606,6 +612,7 @@ pub struct DescribeShareGroupOffsetsResponseTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeShareGroupOffsetsResponseTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -633,6 +640,7 @@ impl enc::EncodeStruct for DescribeShareGroupOffsetsResponseTopic {
 }
 impl enc::Struct for DescribeShareGroupOffsetsResponseTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -694,6 +702,7 @@ pub struct DescribeShareGroupOffsetsResponseTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeShareGroupOffsetsResponseTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

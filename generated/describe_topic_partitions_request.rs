@@ -34,6 +34,7 @@ impl Default for DescribeTopicPartitionsRequest {
     }
 }
 impl enc::EncodeStruct for DescribeTopicPartitionsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -57,6 +58,7 @@ impl enc::EncodeStruct for DescribeTopicPartitionsRequest {
 }
 impl enc::Struct for DescribeTopicPartitionsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -129,6 +131,7 @@ impl<'a> Default for DescribeTopicPartitionsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeTopicPartitionsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -24,6 +24,7 @@ pub struct DescribeTopicPartitionsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeTopicPartitionsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -50,6 +51,7 @@ impl enc::EncodeStruct for DescribeTopicPartitionsResponse {
 }
 impl enc::Struct for DescribeTopicPartitionsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -125,6 +127,7 @@ pub struct DescribeTopicPartitionsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeTopicPartitionsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -348,6 +351,7 @@ impl Default for DescribeTopicPartitionsResponseTopic {
     }
 }
 impl enc::EncodeStruct for DescribeTopicPartitionsResponseTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -390,6 +394,7 @@ impl enc::EncodeStruct for DescribeTopicPartitionsResponseTopic {
 }
 impl enc::Struct for DescribeTopicPartitionsResponseTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -496,6 +501,7 @@ impl<'a> Default for DescribeTopicPartitionsResponseTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeTopicPartitionsResponseTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct DescribeTransactionsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeTransactionsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -55,6 +56,7 @@ impl enc::EncodeStruct for DescribeTransactionsResponse {
 }
 impl enc::Struct for DescribeTransactionsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -126,6 +128,7 @@ pub struct DescribeTransactionsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeTransactionsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -318,6 +321,7 @@ pub struct TransactionState {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TransactionState {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -359,6 +363,7 @@ impl enc::EncodeStruct for TransactionState {
 }
 impl enc::Struct for TransactionState {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -473,6 +478,7 @@ pub struct TransactionStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TransactionStateRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -24,6 +24,7 @@ impl Default for DescribeUserScramCredentialsRequest {
     }
 }
 impl enc::EncodeStruct for DescribeUserScramCredentialsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -43,6 +44,7 @@ impl enc::EncodeStruct for DescribeUserScramCredentialsRequest {
 }
 impl enc::Struct for DescribeUserScramCredentialsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -86,6 +88,7 @@ impl<'a> Default for DescribeUserScramCredentialsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeUserScramCredentialsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

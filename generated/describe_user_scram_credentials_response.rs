@@ -39,6 +39,7 @@ impl Default for DescribeUserScramCredentialsResponse {
     }
 }
 impl enc::EncodeStruct for DescribeUserScramCredentialsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -70,6 +71,7 @@ impl enc::EncodeStruct for DescribeUserScramCredentialsResponse {
 }
 impl enc::Struct for DescribeUserScramCredentialsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -153,6 +155,7 @@ impl<'a> Default for DescribeUserScramCredentialsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeUserScramCredentialsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -401,6 +404,7 @@ impl Default for DescribeUserScramCredentialsResult {
     }
 }
 impl enc::EncodeStruct for DescribeUserScramCredentialsResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -443,6 +447,7 @@ impl enc::EncodeStruct for DescribeUserScramCredentialsResult {
 }
 impl enc::Struct for DescribeUserScramCredentialsResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -523,6 +528,7 @@ impl<'a> Default for DescribeUserScramCredentialsResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeUserScramCredentialsResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -34,6 +34,7 @@ impl Default for ElectLeadersRequest {
     }
 }
 impl enc::EncodeStruct for ElectLeadersRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -87,6 +88,7 @@ impl enc::EncodeStruct for ElectLeadersRequest {
 }
 impl enc::Struct for ElectLeadersRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -173,6 +175,7 @@ impl<'a> Default for ElectLeadersRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ElectLeadersRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

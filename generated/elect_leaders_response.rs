@@ -24,6 +24,7 @@ pub struct ElectLeadersResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ElectLeadersResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -83,6 +84,7 @@ impl enc::EncodeStruct for ElectLeadersResponse {
 }
 impl enc::Struct for ElectLeadersResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -173,6 +175,7 @@ pub struct ElectLeadersResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ElectLeadersResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -384,6 +387,7 @@ pub struct ReplicaElectionResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReplicaElectionResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -426,6 +430,7 @@ impl enc::EncodeStruct for ReplicaElectionResult {
 }
 impl enc::Struct for ReplicaElectionResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -489,6 +494,7 @@ pub struct ReplicaElectionResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReplicaElectionResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -24,6 +24,7 @@ pub struct EndQuorumEpochRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for EndQuorumEpochRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -72,6 +73,7 @@ impl enc::EncodeStruct for EndQuorumEpochRequest {
 }
 impl enc::Struct for EndQuorumEpochRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -143,6 +145,7 @@ pub struct EndQuorumEpochRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndQuorumEpochRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -339,6 +342,7 @@ pub struct TopicData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -381,6 +385,7 @@ impl enc::EncodeStruct for TopicData {
 }
 impl enc::Struct for TopicData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -444,6 +449,7 @@ pub struct TopicDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -592,6 +598,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -656,6 +663,7 @@ impl enc::EncodeStruct for PartitionData {
 }
 impl enc::Struct for PartitionData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -760,6 +768,7 @@ pub struct PartitionDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

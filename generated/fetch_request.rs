@@ -79,6 +79,7 @@ impl Default for FetchRequest {
     }
 }
 impl enc::EncodeStruct for FetchRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -244,6 +245,7 @@ impl enc::EncodeStruct for FetchRequest {
 }
 impl enc::Struct for FetchRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -508,6 +510,7 @@ impl<'a> Default for FetchRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FetchRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1300,6 +1303,7 @@ pub struct FetchTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for FetchTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1352,6 +1356,7 @@ impl enc::EncodeStruct for FetchTopic {
 }
 impl enc::Struct for FetchTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1431,6 +1436,7 @@ pub struct FetchTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FetchTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -39,6 +39,7 @@ impl Default for FetchSnapshotRequest {
     }
 }
 impl enc::EncodeStruct for FetchSnapshotRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -82,6 +83,7 @@ impl enc::EncodeStruct for FetchSnapshotRequest {
 }
 impl enc::Struct for FetchSnapshotRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -176,6 +178,7 @@ impl<'a> Default for FetchSnapshotRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FetchSnapshotRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -381,6 +384,7 @@ pub struct TopicSnapshot {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicSnapshot {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -406,6 +410,7 @@ impl enc::EncodeStruct for TopicSnapshot {
 }
 impl enc::Struct for TopicSnapshot {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -453,6 +458,7 @@ pub struct TopicSnapshotRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicSnapshotRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -583,6 +589,7 @@ pub struct PartitionSnapshot {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionSnapshot {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -640,6 +647,7 @@ impl enc::EncodeStruct for PartitionSnapshot {
 }
 impl enc::Struct for PartitionSnapshot {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -723,6 +731,7 @@ pub struct PartitionSnapshotRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionSnapshotRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -28,6 +28,7 @@ pub struct FetchSnapshotResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for FetchSnapshotResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -80,6 +81,7 @@ impl enc::EncodeStruct for FetchSnapshotResponse {
 }
 impl enc::Struct for FetchSnapshotResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -179,6 +181,7 @@ pub struct FetchSnapshotResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FetchSnapshotResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -408,6 +411,7 @@ pub struct TopicSnapshot {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicSnapshot {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -433,6 +437,7 @@ impl enc::EncodeStruct for TopicSnapshot {
 }
 impl enc::Struct for TopicSnapshot {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -490,6 +495,7 @@ pub struct TopicSnapshotRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicSnapshotRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -628,6 +634,7 @@ pub struct PartitionSnapshot {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionSnapshot {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -688,6 +695,7 @@ impl enc::EncodeStruct for PartitionSnapshot {
 }
 impl enc::Struct for PartitionSnapshot {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -802,6 +810,7 @@ pub struct PartitionSnapshotRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionSnapshotRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -54,6 +54,7 @@ impl Default for FindCoordinatorResponse {
     }
 }
 impl enc::EncodeStruct for FindCoordinatorResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -158,6 +159,7 @@ impl enc::EncodeStruct for FindCoordinatorResponse {
 }
 impl enc::Struct for FindCoordinatorResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -331,6 +333,7 @@ impl<'a> Default for FindCoordinatorResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FindCoordinatorResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct IncrementalAlterConfigsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for IncrementalAlterConfigsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -58,6 +59,7 @@ impl enc::EncodeStruct for IncrementalAlterConfigsRequest {
 }
 impl enc::Struct for IncrementalAlterConfigsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -112,6 +114,7 @@ pub struct IncrementalAlterConfigsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for IncrementalAlterConfigsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -276,6 +279,7 @@ pub struct AlterConfigsResource {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterConfigsResource {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -315,6 +319,7 @@ impl enc::EncodeStruct for AlterConfigsResource {
 }
 impl enc::Struct for AlterConfigsResource {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -373,6 +378,7 @@ pub struct AlterConfigsResourceRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterConfigsResourceRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct IncrementalAlterConfigsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for IncrementalAlterConfigsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -56,6 +57,7 @@ impl enc::EncodeStruct for IncrementalAlterConfigsResponse {
 }
 impl enc::Struct for IncrementalAlterConfigsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -118,6 +120,7 @@ pub struct IncrementalAlterConfigsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for IncrementalAlterConfigsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

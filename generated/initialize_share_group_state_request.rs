@@ -20,6 +20,7 @@ pub struct InitializeShareGroupStateRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for InitializeShareGroupStateRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -45,6 +46,7 @@ impl enc::EncodeStruct for InitializeShareGroupStateRequest {
 }
 impl enc::Struct for InitializeShareGroupStateRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -85,6 +87,7 @@ pub struct InitializeShareGroupStateRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for InitializeShareGroupStateRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -229,6 +232,7 @@ pub struct InitializeStateData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for InitializeStateData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -253,6 +257,7 @@ impl enc::EncodeStruct for InitializeStateData {
 }
 impl enc::Struct for InitializeStateData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -291,6 +296,7 @@ pub struct InitializeStateDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for InitializeStateDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -16,6 +16,7 @@ pub struct InitializeShareGroupStateResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for InitializeShareGroupStateResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -35,6 +36,7 @@ impl enc::EncodeStruct for InitializeShareGroupStateResponse {
 }
 impl enc::Struct for InitializeShareGroupStateResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -77,6 +79,7 @@ pub struct InitializeShareGroupStateResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for InitializeShareGroupStateResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -196,6 +199,7 @@ pub struct InitializeStateResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for InitializeStateResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -220,6 +224,7 @@ impl enc::EncodeStruct for InitializeStateResult {
 }
 impl enc::Struct for InitializeStateResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -266,6 +271,7 @@ pub struct InitializeStateResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for InitializeStateResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -59,6 +59,7 @@ impl Default for JoinGroupRequest {
     }
 }
 impl enc::EncodeStruct for JoinGroupRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -157,6 +158,7 @@ impl enc::EncodeStruct for JoinGroupRequest {
 }
 impl enc::Struct for JoinGroupRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -306,6 +308,7 @@ impl<'a> Default for JoinGroupRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for JoinGroupRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -64,6 +64,7 @@ impl Default for JoinGroupResponse {
     }
 }
 impl enc::EncodeStruct for JoinGroupResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -153,6 +154,7 @@ impl enc::EncodeStruct for JoinGroupResponse {
 }
 impl enc::Struct for JoinGroupResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -316,6 +318,7 @@ impl<'a> Default for JoinGroupResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for JoinGroupResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -59,6 +59,7 @@ impl Default for LeaderAndIsrRequest {
     }
 }
 impl enc::EncodeStruct for LeaderAndIsrRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -174,6 +175,7 @@ impl enc::EncodeStruct for LeaderAndIsrRequest {
 }
 impl enc::Struct for LeaderAndIsrRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -356,6 +358,7 @@ impl<'a> Default for LeaderAndIsrRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderAndIsrRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1698,6 +1701,7 @@ pub struct LeaderAndIsrTopicState {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderAndIsrTopicState {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1746,6 +1750,7 @@ impl enc::EncodeStruct for LeaderAndIsrTopicState {
 }
 impl enc::Struct for LeaderAndIsrTopicState {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1823,6 +1828,7 @@ pub struct LeaderAndIsrTopicStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderAndIsrTopicStateRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -24,6 +24,7 @@ pub struct LeaderAndIsrResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderAndIsrResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -88,6 +89,7 @@ impl enc::EncodeStruct for LeaderAndIsrResponse {
 }
 impl enc::Struct for LeaderAndIsrResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -187,6 +189,7 @@ pub struct LeaderAndIsrResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderAndIsrResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -734,6 +737,7 @@ pub struct LeaderAndIsrTopicError {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderAndIsrTopicError {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -769,6 +773,7 @@ impl enc::EncodeStruct for LeaderAndIsrTopicError {
 }
 impl enc::Struct for LeaderAndIsrTopicError {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -834,6 +839,7 @@ pub struct LeaderAndIsrTopicErrorRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderAndIsrTopicErrorRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -27,6 +27,7 @@ pub struct LeaderChangeMessage {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderChangeMessage {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -63,6 +64,7 @@ impl enc::EncodeStruct for LeaderChangeMessage {
 }
 impl enc::Struct for LeaderChangeMessage {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -129,6 +131,7 @@ pub struct LeaderChangeMessageRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderChangeMessageRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -24,6 +24,7 @@ pub struct LeaveGroupRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaveGroupRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -80,6 +81,7 @@ impl enc::EncodeStruct for LeaveGroupRequest {
 }
 impl enc::Struct for LeaveGroupRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -161,6 +163,7 @@ pub struct LeaveGroupRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaveGroupRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -24,6 +24,7 @@ pub struct LeaveGroupResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaveGroupResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -75,6 +76,7 @@ impl enc::EncodeStruct for LeaveGroupResponse {
 }
 impl enc::Struct for LeaveGroupResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -154,6 +156,7 @@ pub struct LeaveGroupResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaveGroupResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -24,6 +24,7 @@ pub struct ListConfigResourcesResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListConfigResourcesResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -63,6 +64,7 @@ impl enc::EncodeStruct for ListConfigResourcesResponse {
 }
 impl enc::Struct for ListConfigResourcesResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -125,6 +127,7 @@ pub struct ListConfigResourcesResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListConfigResourcesResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

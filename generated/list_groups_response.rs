@@ -24,6 +24,7 @@ pub struct ListGroupsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListGroupsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -60,6 +61,7 @@ impl enc::EncodeStruct for ListGroupsResponse {
 }
 impl enc::Struct for ListGroupsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -131,6 +133,7 @@ pub struct ListGroupsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListGroupsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

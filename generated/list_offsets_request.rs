@@ -28,6 +28,7 @@ pub struct ListOffsetsRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListOffsetsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -88,6 +89,7 @@ impl enc::EncodeStruct for ListOffsetsRequest {
 }
 impl enc::Struct for ListOffsetsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -171,6 +173,7 @@ pub struct ListOffsetsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListOffsetsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -397,6 +400,7 @@ pub struct ListOffsetsTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListOffsetsTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -439,6 +443,7 @@ impl enc::EncodeStruct for ListOffsetsTopic {
 }
 impl enc::Struct for ListOffsetsTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -494,6 +499,7 @@ pub struct ListOffsetsTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListOffsetsTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

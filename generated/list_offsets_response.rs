@@ -20,6 +20,7 @@ pub struct ListOffsetsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListOffsetsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -54,6 +55,7 @@ impl enc::EncodeStruct for ListOffsetsResponse {
 }
 impl enc::Struct for ListOffsetsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -121,6 +123,7 @@ pub struct ListOffsetsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListOffsetsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -280,6 +283,7 @@ pub struct ListOffsetsTopicResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListOffsetsTopicResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -322,6 +326,7 @@ impl enc::EncodeStruct for ListOffsetsTopicResponse {
 }
 impl enc::Struct for ListOffsetsTopicResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -385,6 +390,7 @@ pub struct ListOffsetsTopicResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListOffsetsTopicResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -29,6 +29,7 @@ impl Default for ListPartitionReassignmentsRequest {
     }
 }
 impl enc::EncodeStruct for ListPartitionReassignmentsRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -50,6 +51,7 @@ impl enc::EncodeStruct for ListPartitionReassignmentsRequest {
 }
 impl enc::Struct for ListPartitionReassignmentsRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -107,6 +109,7 @@ impl<'a> Default for ListPartitionReassignmentsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListPartitionReassignmentsRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -39,6 +39,7 @@ impl Default for ListPartitionReassignmentsResponse {
     }
 }
 impl enc::EncodeStruct for ListPartitionReassignmentsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -70,6 +71,7 @@ impl enc::EncodeStruct for ListPartitionReassignmentsResponse {
 }
 impl enc::Struct for ListPartitionReassignmentsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -157,6 +159,7 @@ impl<'a> Default for ListPartitionReassignmentsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListPartitionReassignmentsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -382,6 +385,7 @@ pub struct OngoingTopicReassignment {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OngoingTopicReassignment {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -407,6 +411,7 @@ impl enc::EncodeStruct for OngoingTopicReassignment {
 }
 impl enc::Struct for OngoingTopicReassignment {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -456,6 +461,7 @@ pub struct OngoingTopicReassignmentRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OngoingTopicReassignmentRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

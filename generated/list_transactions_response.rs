@@ -28,6 +28,7 @@ pub struct ListTransactionsResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListTransactionsResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -75,6 +76,7 @@ impl enc::EncodeStruct for ListTransactionsResponse {
 }
 impl enc::Struct for ListTransactionsResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -160,6 +162,7 @@ pub struct ListTransactionsResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListTransactionsResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -39,6 +39,7 @@ impl Default for MetadataRequest {
     }
 }
 impl enc::EncodeStruct for MetadataRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -110,6 +111,7 @@ impl enc::EncodeStruct for MetadataRequest {
 }
 impl enc::Struct for MetadataRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -230,6 +232,7 @@ impl<'a> Default for MetadataRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for MetadataRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -54,6 +54,7 @@ impl Default for MetadataResponse {
     }
 }
 impl enc::EncodeStruct for MetadataResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -145,6 +146,7 @@ impl enc::EncodeStruct for MetadataResponse {
 }
 impl enc::Struct for MetadataResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -308,6 +310,7 @@ impl<'a> Default for MetadataResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for MetadataResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1013,6 +1016,7 @@ impl Default for MetadataResponseTopic {
     }
 }
 impl enc::EncodeStruct for MetadataResponseTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1092,6 +1096,7 @@ impl enc::EncodeStruct for MetadataResponseTopic {
 }
 impl enc::Struct for MetadataResponseTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1230,6 +1235,7 @@ impl<'a> Default for MetadataResponseTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for MetadataResponseTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -49,6 +49,7 @@ impl Default for OffsetCommitRequest {
     }
 }
 impl enc::EncodeStruct for OffsetCommitRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -123,6 +124,7 @@ impl enc::EncodeStruct for OffsetCommitRequest {
 }
 impl enc::Struct for OffsetCommitRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -258,6 +260,7 @@ impl<'a> Default for OffsetCommitRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetCommitRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -604,6 +607,7 @@ pub struct OffsetCommitRequestTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetCommitRequestTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -656,6 +660,7 @@ impl enc::EncodeStruct for OffsetCommitRequestTopic {
 }
 impl enc::Struct for OffsetCommitRequestTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -729,6 +734,7 @@ pub struct OffsetCommitRequestTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetCommitRequestTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

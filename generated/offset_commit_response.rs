@@ -20,6 +20,7 @@ pub struct OffsetCommitResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetCommitResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -54,6 +55,7 @@ impl enc::EncodeStruct for OffsetCommitResponse {
 }
 impl enc::Struct for OffsetCommitResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -121,6 +123,7 @@ pub struct OffsetCommitResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetCommitResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -284,6 +287,7 @@ pub struct OffsetCommitResponseTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetCommitResponseTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -336,6 +340,7 @@ impl enc::EncodeStruct for OffsetCommitResponseTopic {
 }
 impl enc::Struct for OffsetCommitResponseTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -417,6 +422,7 @@ pub struct OffsetCommitResponseTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetCommitResponseTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -18,6 +18,7 @@ pub struct OffsetDeleteRequest {
     pub topics: Vec<OffsetDeleteRequestTopic>,
 }
 impl enc::EncodeStruct for OffsetDeleteRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -41,6 +42,7 @@ impl enc::EncodeStruct for OffsetDeleteRequest {
 }
 impl enc::Struct for OffsetDeleteRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -85,6 +87,7 @@ pub struct OffsetDeleteRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetDeleteRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -208,6 +211,7 @@ pub struct OffsetDeleteRequestTopic {
     pub partitions: Vec<OffsetDeleteRequestPartition>,
 }
 impl enc::EncodeStruct for OffsetDeleteRequestTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -237,6 +241,7 @@ impl enc::EncodeStruct for OffsetDeleteRequestTopic {
 }
 impl enc::Struct for OffsetDeleteRequestTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -279,6 +284,7 @@ pub struct OffsetDeleteRequestTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetDeleteRequestTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -22,6 +22,7 @@ pub struct OffsetDeleteResponse {
     pub topics: Vec<OffsetDeleteResponseTopic>,
 }
 impl enc::EncodeStruct for OffsetDeleteResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -48,6 +49,7 @@ impl enc::EncodeStruct for OffsetDeleteResponse {
 }
 impl enc::Struct for OffsetDeleteResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -109,6 +111,7 @@ pub struct OffsetDeleteResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetDeleteResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -266,6 +269,7 @@ pub struct OffsetDeleteResponseTopic {
     pub partitions: Vec<OffsetDeleteResponsePartition>,
 }
 impl enc::EncodeStruct for OffsetDeleteResponseTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -295,6 +299,7 @@ impl enc::EncodeStruct for OffsetDeleteResponseTopic {
 }
 impl enc::Struct for OffsetDeleteResponseTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -345,6 +350,7 @@ pub struct OffsetDeleteResponseTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetDeleteResponseTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -39,6 +39,7 @@ impl Default for OffsetFetchRequest {
     }
 }
 impl enc::EncodeStruct for OffsetFetchRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -115,6 +116,7 @@ impl enc::EncodeStruct for OffsetFetchRequest {
 }
 impl enc::Struct for OffsetFetchRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -248,6 +250,7 @@ impl<'a> Default for OffsetFetchRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetFetchRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -800,6 +803,7 @@ impl Default for OffsetFetchRequestGroup {
     }
 }
 impl enc::EncodeStruct for OffsetFetchRequestGroup {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -838,6 +842,7 @@ impl enc::EncodeStruct for OffsetFetchRequestGroup {
 }
 impl enc::Struct for OffsetFetchRequestGroup {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -925,6 +930,7 @@ impl<'a> Default for OffsetFetchRequestGroupRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetFetchRequestGroupRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -28,6 +28,7 @@ pub struct OffsetFetchResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetFetchResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -97,6 +98,7 @@ impl enc::EncodeStruct for OffsetFetchResponse {
 }
 impl enc::Struct for OffsetFetchResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -220,6 +222,7 @@ pub struct OffsetFetchResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetFetchResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -479,6 +482,7 @@ pub struct OffsetFetchResponseTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetFetchResponseTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -521,6 +525,7 @@ impl enc::EncodeStruct for OffsetFetchResponseTopic {
 }
 impl enc::Struct for OffsetFetchResponseTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -584,6 +589,7 @@ pub struct OffsetFetchResponseTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetFetchResponseTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1188,6 +1194,7 @@ pub struct OffsetFetchResponseGroup {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetFetchResponseGroup {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1222,6 +1229,7 @@ impl enc::EncodeStruct for OffsetFetchResponseGroup {
 }
 impl enc::Struct for OffsetFetchResponseGroup {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1286,6 +1294,7 @@ pub struct OffsetFetchResponseGroupRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetFetchResponseGroupRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1449,6 +1458,7 @@ pub struct OffsetFetchResponseTopics {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetFetchResponseTopics {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1484,6 +1494,7 @@ impl enc::EncodeStruct for OffsetFetchResponseTopics {
 }
 impl enc::Struct for OffsetFetchResponseTopics {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1557,6 +1568,7 @@ pub struct OffsetFetchResponseTopicsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetFetchResponseTopicsRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

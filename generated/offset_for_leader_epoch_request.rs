@@ -29,6 +29,7 @@ impl Default for OffsetForLeaderEpochRequest {
     }
 }
 impl enc::EncodeStruct for OffsetForLeaderEpochRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -63,6 +64,7 @@ impl enc::EncodeStruct for OffsetForLeaderEpochRequest {
 }
 impl enc::Struct for OffsetForLeaderEpochRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -138,6 +140,7 @@ impl<'a> Default for OffsetForLeaderEpochRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetForLeaderEpochRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -294,6 +297,7 @@ pub struct OffsetForLeaderTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetForLeaderTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -336,6 +340,7 @@ impl enc::EncodeStruct for OffsetForLeaderTopic {
 }
 impl enc::Struct for OffsetForLeaderTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -391,6 +396,7 @@ pub struct OffsetForLeaderTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetForLeaderTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct OffsetForLeaderEpochResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetForLeaderEpochResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -54,6 +55,7 @@ impl enc::EncodeStruct for OffsetForLeaderEpochResponse {
 }
 impl enc::Struct for OffsetForLeaderEpochResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -121,6 +123,7 @@ pub struct OffsetForLeaderEpochResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetForLeaderEpochResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -286,6 +289,7 @@ pub struct OffsetForLeaderTopicResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetForLeaderTopicResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -328,6 +332,7 @@ impl enc::EncodeStruct for OffsetForLeaderTopicResult {
 }
 impl enc::Struct for OffsetForLeaderTopicResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -391,6 +396,7 @@ pub struct OffsetForLeaderTopicResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetForLeaderTopicResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -28,6 +28,7 @@ pub struct ProduceRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ProduceRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -93,6 +94,7 @@ impl enc::EncodeStruct for ProduceRequest {
 }
 impl enc::Struct for ProduceRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -177,6 +179,7 @@ pub struct ProduceRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ProduceRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -402,6 +405,7 @@ pub struct TopicProduceData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicProduceData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -454,6 +458,7 @@ impl enc::EncodeStruct for TopicProduceData {
 }
 impl enc::Struct for TopicProduceData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -527,6 +532,7 @@ pub struct TopicProduceDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicProduceDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

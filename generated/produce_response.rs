@@ -24,6 +24,7 @@ pub struct ProduceResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ProduceResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -87,6 +88,7 @@ impl enc::EncodeStruct for ProduceResponse {
 }
 impl enc::Struct for ProduceResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -193,6 +195,7 @@ pub struct ProduceResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ProduceResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -421,6 +424,7 @@ pub struct TopicProduceResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicProduceResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -474,6 +478,7 @@ impl enc::EncodeStruct for TopicProduceResponse {
 }
 impl enc::Struct for TopicProduceResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -561,6 +566,7 @@ pub struct TopicProduceResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicProduceResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -787,6 +793,7 @@ impl Default for PartitionProduceResponse {
     }
 }
 impl enc::EncodeStruct for PartitionProduceResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -909,6 +916,7 @@ impl enc::EncodeStruct for PartitionProduceResponse {
 }
 impl enc::Struct for PartitionProduceResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1098,6 +1106,7 @@ impl<'a> Default for PartitionProduceResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionProduceResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct ReadShareGroupStateRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReadShareGroupStateRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -45,6 +46,7 @@ impl enc::EncodeStruct for ReadShareGroupStateRequest {
 }
 impl enc::Struct for ReadShareGroupStateRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -85,6 +87,7 @@ pub struct ReadShareGroupStateRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReadShareGroupStateRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -221,6 +224,7 @@ pub struct ReadStateData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReadStateData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -245,6 +249,7 @@ impl enc::EncodeStruct for ReadStateData {
 }
 impl enc::Struct for ReadStateData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -283,6 +288,7 @@ pub struct ReadStateDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReadStateDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -16,6 +16,7 @@ pub struct ReadShareGroupStateResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReadShareGroupStateResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -35,6 +36,7 @@ impl enc::EncodeStruct for ReadShareGroupStateResponse {
 }
 impl enc::Struct for ReadShareGroupStateResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -77,6 +79,7 @@ pub struct ReadShareGroupStateResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReadShareGroupStateResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -188,6 +191,7 @@ pub struct ReadStateResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReadStateResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -212,6 +216,7 @@ impl enc::EncodeStruct for ReadStateResult {
 }
 impl enc::Struct for ReadStateResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -258,6 +263,7 @@ pub struct ReadStateResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReadStateResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -399,6 +405,7 @@ pub struct PartitionResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -442,6 +449,7 @@ impl enc::EncodeStruct for PartitionResult {
 }
 impl enc::Struct for PartitionResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -530,6 +538,7 @@ pub struct PartitionResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct ReadShareGroupStateSummaryRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReadShareGroupStateSummaryRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -45,6 +46,7 @@ impl enc::EncodeStruct for ReadShareGroupStateSummaryRequest {
 }
 impl enc::Struct for ReadShareGroupStateSummaryRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -85,6 +87,7 @@ pub struct ReadShareGroupStateSummaryRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReadShareGroupStateSummaryRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -233,6 +236,7 @@ pub struct ReadStateSummaryData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReadStateSummaryData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -257,6 +261,7 @@ impl enc::EncodeStruct for ReadStateSummaryData {
 }
 impl enc::Struct for ReadStateSummaryData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -295,6 +300,7 @@ pub struct ReadStateSummaryDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReadStateSummaryDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -16,6 +16,7 @@ pub struct ReadShareGroupStateSummaryResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReadShareGroupStateSummaryResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -35,6 +36,7 @@ impl enc::EncodeStruct for ReadShareGroupStateSummaryResponse {
 }
 impl enc::Struct for ReadShareGroupStateSummaryResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -77,6 +79,7 @@ pub struct ReadShareGroupStateSummaryResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReadShareGroupStateSummaryResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -196,6 +199,7 @@ pub struct ReadStateSummaryResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReadStateSummaryResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -220,6 +224,7 @@ impl enc::EncodeStruct for ReadStateSummaryResult {
 }
 impl enc::Struct for ReadStateSummaryResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -266,6 +271,7 @@ pub struct ReadStateSummaryResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReadStateSummaryResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -44,6 +44,7 @@ impl Default for ShareAcknowledgeRequest {
     }
 }
 impl enc::EncodeStruct for ShareAcknowledgeRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -91,6 +92,7 @@ impl enc::EncodeStruct for ShareAcknowledgeRequest {
 }
 impl enc::Struct for ShareAcknowledgeRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -179,6 +181,7 @@ impl<'a> Default for ShareAcknowledgeRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareAcknowledgeRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -431,6 +434,7 @@ pub struct AcknowledgeTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AcknowledgeTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -455,6 +459,7 @@ impl enc::EncodeStruct for AcknowledgeTopic {
 }
 impl enc::Struct for AcknowledgeTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -493,6 +498,7 @@ pub struct AcknowledgeTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AcknowledgeTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -623,6 +629,7 @@ pub struct AcknowledgePartition {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for AcknowledgePartition {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -658,6 +665,7 @@ impl enc::EncodeStruct for AcknowledgePartition {
 }
 impl enc::Struct for AcknowledgePartition {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -708,6 +716,7 @@ pub struct AcknowledgePartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AcknowledgePartitionRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -36,6 +36,7 @@ pub struct ShareAcknowledgeResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareAcknowledgeResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -75,6 +76,7 @@ impl enc::EncodeStruct for ShareAcknowledgeResponse {
 }
 impl enc::Struct for ShareAcknowledgeResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -181,6 +183,7 @@ pub struct ShareAcknowledgeResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareAcknowledgeResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -472,6 +475,7 @@ pub struct ShareAcknowledgeTopicResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareAcknowledgeTopicResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -496,6 +500,7 @@ impl enc::EncodeStruct for ShareAcknowledgeTopicResponse {
 }
 impl enc::Struct for ShareAcknowledgeTopicResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -542,6 +547,7 @@ pub struct ShareAcknowledgeTopicResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareAcknowledgeTopicResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -688,6 +694,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -718,6 +725,7 @@ impl enc::EncodeStruct for PartitionData {
 }
 impl enc::Struct for PartitionData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -790,6 +798,7 @@ pub struct PartitionDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -79,6 +79,7 @@ impl Default for ShareFetchRequest {
     }
 }
 impl enc::EncodeStruct for ShareFetchRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -172,6 +173,7 @@ impl enc::EncodeStruct for ShareFetchRequest {
 }
 impl enc::Struct for ShareFetchRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -358,6 +360,7 @@ impl<'a> Default for ShareFetchRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareFetchRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -859,6 +862,7 @@ pub struct FetchTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for FetchTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -883,6 +887,7 @@ impl enc::EncodeStruct for FetchTopic {
 }
 impl enc::Struct for FetchTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -921,6 +926,7 @@ pub struct FetchTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FetchTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1045,6 +1051,7 @@ pub struct FetchPartition {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for FetchPartition {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1093,6 +1100,7 @@ impl enc::EncodeStruct for FetchPartition {
 }
 impl enc::Struct for FetchPartition {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1153,6 +1161,7 @@ pub struct FetchPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FetchPartitionRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -36,6 +36,7 @@ pub struct ShareFetchResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareFetchResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -78,6 +79,7 @@ impl enc::EncodeStruct for ShareFetchResponse {
 }
 impl enc::Struct for ShareFetchResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -184,6 +186,7 @@ pub struct ShareFetchResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareFetchResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -489,6 +492,7 @@ pub struct ShareFetchableTopicResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareFetchableTopicResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -513,6 +517,7 @@ impl enc::EncodeStruct for ShareFetchableTopicResponse {
 }
 impl enc::Struct for ShareFetchableTopicResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -559,6 +564,7 @@ pub struct ShareFetchableTopicResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareFetchableTopicResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -717,6 +723,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -774,6 +781,7 @@ impl enc::EncodeStruct for PartitionData {
 }
 impl enc::Struct for PartitionData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -899,6 +907,7 @@ pub struct PartitionDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

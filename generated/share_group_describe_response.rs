@@ -20,6 +20,7 @@ pub struct ShareGroupDescribeResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareGroupDescribeResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -44,6 +45,7 @@ impl enc::EncodeStruct for ShareGroupDescribeResponse {
 }
 impl enc::Struct for ShareGroupDescribeResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -105,6 +107,7 @@ pub struct ShareGroupDescribeResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareGroupDescribeResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -496,6 +499,7 @@ pub struct Assignment {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Assignment {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -521,6 +525,7 @@ impl enc::EncodeStruct for Assignment {
 }
 impl enc::Struct for Assignment {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -572,6 +577,7 @@ pub struct AssignmentRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AssignmentRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -736,6 +742,7 @@ impl Default for DescribedGroup {
     }
 }
 impl enc::EncodeStruct for DescribedGroup {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -791,6 +798,7 @@ impl enc::EncodeStruct for DescribedGroup {
 }
 impl enc::Struct for DescribedGroup {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -927,6 +935,7 @@ impl<'a> Default for DescribedGroupRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribedGroupRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1266,6 +1275,7 @@ pub struct Member {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Member {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1319,6 +1329,7 @@ impl enc::EncodeStruct for Member {
 }
 impl enc::Struct for Member {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1410,6 +1421,7 @@ pub struct MemberRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for MemberRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -40,6 +40,7 @@ pub struct ShareGroupHeartbeatResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareGroupHeartbeatResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -83,6 +84,7 @@ impl enc::EncodeStruct for ShareGroupHeartbeatResponse {
 }
 impl enc::Struct for ShareGroupHeartbeatResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -173,6 +175,7 @@ pub struct ShareGroupHeartbeatResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareGroupHeartbeatResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -677,6 +680,7 @@ pub struct Assignment {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Assignment {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -702,6 +706,7 @@ impl enc::EncodeStruct for Assignment {
 }
 impl enc::Struct for Assignment {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -740,6 +745,7 @@ pub struct AssignmentRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AssignmentRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -59,6 +59,7 @@ impl Default for StopReplicaRequest {
     }
 }
 impl enc::EncodeStruct for StopReplicaRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -161,6 +162,7 @@ impl enc::EncodeStruct for StopReplicaRequest {
 }
 impl enc::Struct for StopReplicaRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -352,6 +354,7 @@ impl<'a> Default for StopReplicaRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StopReplicaRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1265,6 +1268,7 @@ pub struct StopReplicaTopicState {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for StopReplicaTopicState {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1301,6 +1305,7 @@ impl enc::EncodeStruct for StopReplicaTopicState {
 }
 impl enc::Struct for StopReplicaTopicState {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1354,6 +1359,7 @@ pub struct StopReplicaTopicStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StopReplicaTopicStateRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

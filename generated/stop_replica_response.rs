@@ -20,6 +20,7 @@ pub struct StopReplicaResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for StopReplicaResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -61,6 +62,7 @@ impl enc::EncodeStruct for StopReplicaResponse {
 }
 impl enc::Struct for StopReplicaResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -129,6 +131,7 @@ pub struct StopReplicaResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StopReplicaResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct StreamsGroupDescribeResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupDescribeResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -44,6 +45,7 @@ impl enc::EncodeStruct for StreamsGroupDescribeResponse {
 }
 impl enc::Struct for StreamsGroupDescribeResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -105,6 +107,7 @@ pub struct StreamsGroupDescribeResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StreamsGroupDescribeResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -679,6 +682,7 @@ pub struct Assignment {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Assignment {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -702,6 +706,7 @@ impl enc::EncodeStruct for Assignment {
 }
 impl enc::Struct for Assignment {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -764,6 +769,7 @@ pub struct AssignmentRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AssignmentRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1335,6 +1341,7 @@ pub struct TopicInfo {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicInfo {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1372,6 +1379,7 @@ impl enc::EncodeStruct for TopicInfo {
 }
 impl enc::Struct for TopicInfo {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1441,6 +1449,7 @@ pub struct TopicInfoRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicInfoRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1615,6 +1624,7 @@ pub struct TopologyDescription {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescription {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1636,6 +1646,7 @@ impl enc::EncodeStruct for TopologyDescription {
 }
 impl enc::Struct for TopologyDescription {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1697,6 +1708,7 @@ pub struct TopologyDescriptionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopologyDescriptionRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1843,6 +1855,7 @@ pub struct TopologyDescriptionSubtopology {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescriptionSubtopology {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1868,6 +1881,7 @@ impl enc::EncodeStruct for TopologyDescriptionSubtopology {
 }
 impl enc::Struct for TopologyDescriptionSubtopology {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1921,6 +1935,7 @@ pub struct TopologyDescriptionSubtopologyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopologyDescriptionSubtopologyRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2448,6 +2463,7 @@ pub struct TopologyDescriptionGlobalStore {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescriptionGlobalStore {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -2469,6 +2485,7 @@ impl enc::EncodeStruct for TopologyDescriptionGlobalStore {
 }
 impl enc::Struct for TopologyDescriptionGlobalStore {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2518,6 +2535,7 @@ pub struct TopologyDescriptionGlobalStoreRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopologyDescriptionGlobalStoreRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2715,6 +2733,7 @@ impl Default for DescribedGroup {
     }
 }
 impl enc::EncodeStruct for DescribedGroup {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -2804,6 +2823,7 @@ impl enc::EncodeStruct for DescribedGroup {
 }
 impl enc::Struct for DescribedGroup {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2999,6 +3019,7 @@ impl<'a> Default for DescribedGroupRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribedGroupRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -3492,6 +3513,7 @@ pub struct Topology {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Topology {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -3513,6 +3535,7 @@ impl enc::EncodeStruct for Topology {
 }
 impl enc::Struct for Topology {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -3566,6 +3589,7 @@ pub struct TopologyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopologyRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -3706,6 +3730,7 @@ pub struct Subtopology {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Subtopology {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -3761,6 +3786,7 @@ impl enc::EncodeStruct for Subtopology {
 }
 impl enc::Struct for Subtopology {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -3882,6 +3908,7 @@ pub struct SubtopologyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SubtopologyRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -4192,6 +4219,7 @@ pub struct Member {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Member {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -4271,6 +4299,7 @@ impl enc::EncodeStruct for Member {
 }
 impl enc::Struct for Member {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -4423,6 +4452,7 @@ pub struct MemberRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for MemberRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

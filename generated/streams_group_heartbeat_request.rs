@@ -104,6 +104,7 @@ impl Default for StreamsGroupHeartbeatRequest {
     }
 }
 impl enc::EncodeStruct for StreamsGroupHeartbeatRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -184,6 +185,7 @@ impl enc::EncodeStruct for StreamsGroupHeartbeatRequest {
 }
 impl enc::Struct for StreamsGroupHeartbeatRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -400,6 +402,7 @@ impl<'a> Default for StreamsGroupHeartbeatRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StreamsGroupHeartbeatRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1254,6 +1257,7 @@ pub struct TopicInfo {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicInfo {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1291,6 +1295,7 @@ impl enc::EncodeStruct for TopicInfo {
 }
 impl enc::Struct for TopicInfo {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1360,6 +1365,7 @@ pub struct TopicInfoRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicInfoRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2168,6 +2174,7 @@ pub struct Topology {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Topology {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -2198,6 +2205,7 @@ impl enc::EncodeStruct for Topology {
 }
 impl enc::Struct for Topology {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2251,6 +2259,7 @@ pub struct TopologyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopologyRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2395,6 +2404,7 @@ pub struct Subtopology {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Subtopology {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -2466,6 +2476,7 @@ impl enc::EncodeStruct for Subtopology {
 }
 impl enc::Struct for Subtopology {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2611,6 +2622,7 @@ pub struct SubtopologyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SubtopologyRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

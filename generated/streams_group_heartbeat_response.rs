@@ -99,6 +99,7 @@ impl Default for StreamsGroupHeartbeatResponse {
     }
 }
 impl enc::EncodeStruct for StreamsGroupHeartbeatResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -194,6 +195,7 @@ impl enc::EncodeStruct for StreamsGroupHeartbeatResponse {
 }
 impl enc::Struct for StreamsGroupHeartbeatResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -444,6 +446,7 @@ impl<'a> Default for StreamsGroupHeartbeatResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StreamsGroupHeartbeatResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2012,6 +2015,7 @@ pub struct EndpointToPartitions {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for EndpointToPartitions {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -2047,6 +2051,7 @@ impl enc::EncodeStruct for EndpointToPartitions {
 }
 impl enc::Struct for EndpointToPartitions {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2128,6 +2133,7 @@ pub struct EndpointToPartitionsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndpointToPartitionsRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -28,6 +28,7 @@ pub struct StreamsGroupTopologyDescriptionUpdateRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupTopologyDescriptionUpdateRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -63,6 +64,7 @@ impl enc::EncodeStruct for StreamsGroupTopologyDescriptionUpdateRequest {
 }
 impl enc::Struct for StreamsGroupTopologyDescriptionUpdateRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -140,6 +142,7 @@ pub struct StreamsGroupTopologyDescriptionUpdateRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StreamsGroupTopologyDescriptionUpdateRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -370,6 +373,7 @@ pub struct TopologyDescription {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescription {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -391,6 +395,7 @@ impl enc::EncodeStruct for TopologyDescription {
 }
 impl enc::Struct for TopologyDescription {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -452,6 +457,7 @@ pub struct TopologyDescriptionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopologyDescriptionRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -598,6 +604,7 @@ pub struct TopologyDescriptionSubtopology {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescriptionSubtopology {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -623,6 +630,7 @@ impl enc::EncodeStruct for TopologyDescriptionSubtopology {
 }
 impl enc::Struct for TopologyDescriptionSubtopology {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -676,6 +684,7 @@ pub struct TopologyDescriptionSubtopologyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopologyDescriptionSubtopologyRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1203,6 +1212,7 @@ pub struct TopologyDescriptionGlobalStore {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescriptionGlobalStore {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1224,6 +1234,7 @@ impl enc::EncodeStruct for TopologyDescriptionGlobalStore {
 }
 impl enc::Struct for TopologyDescriptionGlobalStore {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1273,6 +1284,7 @@ pub struct TopologyDescriptionGlobalStoreRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopologyDescriptionGlobalStoreRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

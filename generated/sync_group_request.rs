@@ -40,6 +40,7 @@ pub struct SyncGroupRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for SyncGroupRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -137,6 +138,7 @@ impl enc::EncodeStruct for SyncGroupRequest {
 }
 impl enc::Struct for SyncGroupRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -270,6 +272,7 @@ pub struct SyncGroupRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SyncGroupRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

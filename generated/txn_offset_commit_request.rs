@@ -59,6 +59,7 @@ impl Default for TxnOffsetCommitRequest {
     }
 }
 impl enc::EncodeStruct for TxnOffsetCommitRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -148,6 +149,7 @@ impl enc::EncodeStruct for TxnOffsetCommitRequest {
 }
 impl enc::Struct for TxnOffsetCommitRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -299,6 +301,7 @@ impl<'a> Default for TxnOffsetCommitRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TxnOffsetCommitRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -727,6 +730,7 @@ pub struct TxnOffsetCommitRequestTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TxnOffsetCommitRequestTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -779,6 +783,7 @@ impl enc::EncodeStruct for TxnOffsetCommitRequestTopic {
 }
 impl enc::Struct for TxnOffsetCommitRequestTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -852,6 +857,7 @@ pub struct TxnOffsetCommitRequestTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TxnOffsetCommitRequestTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct TxnOffsetCommitResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TxnOffsetCommitResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -50,6 +51,7 @@ impl enc::EncodeStruct for TxnOffsetCommitResponse {
 }
 impl enc::Struct for TxnOffsetCommitResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -113,6 +115,7 @@ pub struct TxnOffsetCommitResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TxnOffsetCommitResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -266,6 +269,7 @@ pub struct TxnOffsetCommitResponseTopic {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TxnOffsetCommitResponseTopic {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -318,6 +322,7 @@ impl enc::EncodeStruct for TxnOffsetCommitResponseTopic {
 }
 impl enc::Struct for TxnOffsetCommitResponseTopic {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -399,6 +404,7 @@ pub struct TxnOffsetCommitResponseTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TxnOffsetCommitResponseTopicRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -34,6 +34,7 @@ impl Default for UpdateFeaturesRequest {
     }
 }
 impl enc::EncodeStruct for UpdateFeaturesRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -85,6 +86,7 @@ impl enc::EncodeStruct for UpdateFeaturesRequest {
 }
 impl enc::Struct for UpdateFeaturesRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -158,6 +160,7 @@ impl<'a> Default for UpdateFeaturesRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdateFeaturesRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -39,6 +39,7 @@ impl Default for UpdateFeaturesResponse {
     }
 }
 impl enc::EncodeStruct for UpdateFeaturesResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -76,6 +77,7 @@ impl enc::EncodeStruct for UpdateFeaturesResponse {
 }
 impl enc::Struct for UpdateFeaturesResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -165,6 +167,7 @@ impl<'a> Default for UpdateFeaturesResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdateFeaturesResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

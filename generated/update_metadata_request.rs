@@ -59,6 +59,7 @@ impl Default for UpdateMetadataRequest {
     }
 }
 impl enc::EncodeStruct for UpdateMetadataRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -180,6 +181,7 @@ impl enc::EncodeStruct for UpdateMetadataRequest {
 }
 impl enc::Struct for UpdateMetadataRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -366,6 +368,7 @@ impl<'a> Default for UpdateMetadataRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdateMetadataRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1459,6 +1462,7 @@ pub struct UpdateMetadataTopicState {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for UpdateMetadataTopicState {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1507,6 +1511,7 @@ impl enc::EncodeStruct for UpdateMetadataTopicState {
 }
 impl enc::Struct for UpdateMetadataTopicState {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1584,6 +1589,7 @@ pub struct UpdateMetadataTopicStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdateMetadataTopicStateRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1804,6 +1810,7 @@ impl Default for UpdateMetadataBroker {
     }
 }
 impl enc::EncodeStruct for UpdateMetadataBroker {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -1882,6 +1889,7 @@ impl enc::EncodeStruct for UpdateMetadataBroker {
 }
 impl enc::Struct for UpdateMetadataBroker {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1984,6 +1992,7 @@ impl<'a> Default for UpdateMetadataBrokerRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdateMetadataBrokerRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

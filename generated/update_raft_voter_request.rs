@@ -49,6 +49,7 @@ impl Default for UpdateRaftVoterRequest {
     }
 }
 impl enc::EncodeStruct for UpdateRaftVoterRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -90,6 +91,7 @@ impl enc::EncodeStruct for UpdateRaftVoterRequest {
 }
 impl enc::Struct for UpdateRaftVoterRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -178,6 +180,7 @@ impl<'a> Default for UpdateRaftVoterRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdateRaftVoterRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

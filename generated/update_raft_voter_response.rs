@@ -24,6 +24,7 @@ pub struct UpdateRaftVoterResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for UpdateRaftVoterResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -75,6 +76,7 @@ impl enc::EncodeStruct for UpdateRaftVoterResponse {
 }
 impl enc::Struct for UpdateRaftVoterResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -155,6 +157,7 @@ pub struct UpdateRaftVoterResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdateRaftVoterResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

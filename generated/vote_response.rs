@@ -24,6 +24,7 @@ pub struct VoteResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for VoteResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -72,6 +73,7 @@ impl enc::EncodeStruct for VoteResponse {
 }
 impl enc::Struct for VoteResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -161,6 +163,7 @@ pub struct VoteResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for VoteResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -345,6 +348,7 @@ pub struct TopicData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -370,6 +374,7 @@ impl enc::EncodeStruct for TopicData {
 }
 impl enc::Struct for TopicData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -427,6 +432,7 @@ pub struct TopicDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct VotersRecord {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for VotersRecord {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -44,6 +45,7 @@ impl enc::EncodeStruct for VotersRecord {
 }
 impl enc::Struct for VotersRecord {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -91,6 +93,7 @@ pub struct VotersRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for VotersRecordRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -221,6 +224,7 @@ pub struct Voter {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Voter {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -257,6 +261,7 @@ impl enc::EncodeStruct for Voter {
 }
 impl enc::Struct for Voter {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -326,6 +331,7 @@ pub struct VoterRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for VoterRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct WriteShareGroupStateRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for WriteShareGroupStateRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -45,6 +46,7 @@ impl enc::EncodeStruct for WriteShareGroupStateRequest {
 }
 impl enc::Struct for WriteShareGroupStateRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -85,6 +87,7 @@ pub struct WriteShareGroupStateRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for WriteShareGroupStateRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -221,6 +224,7 @@ pub struct WriteStateData {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for WriteStateData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -245,6 +249,7 @@ impl enc::EncodeStruct for WriteStateData {
 }
 impl enc::Struct for WriteStateData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -283,6 +288,7 @@ pub struct WriteStateDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for WriteStateDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -437,6 +443,7 @@ impl Default for PartitionData {
     }
 }
 impl enc::EncodeStruct for PartitionData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -488,6 +495,7 @@ impl enc::EncodeStruct for PartitionData {
 }
 impl enc::Struct for PartitionData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -597,6 +605,7 @@ impl<'a> Default for PartitionDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -16,6 +16,7 @@ pub struct WriteShareGroupStateResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for WriteShareGroupStateResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -35,6 +36,7 @@ impl enc::EncodeStruct for WriteShareGroupStateResponse {
 }
 impl enc::Struct for WriteShareGroupStateResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -77,6 +79,7 @@ pub struct WriteShareGroupStateResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for WriteShareGroupStateResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -188,6 +191,7 @@ pub struct WriteStateResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for WriteStateResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -212,6 +216,7 @@ impl enc::EncodeStruct for WriteStateResult {
 }
 impl enc::Struct for WriteStateResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -258,6 +263,7 @@ pub struct WriteStateResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for WriteStateResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

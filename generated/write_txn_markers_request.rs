@@ -16,6 +16,7 @@ pub struct WriteTxnMarkersRequest {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for WriteTxnMarkersRequest {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -41,6 +42,7 @@ impl enc::EncodeStruct for WriteTxnMarkersRequest {
 }
 impl enc::Struct for WriteTxnMarkersRequest {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -84,6 +86,7 @@ pub struct WriteTxnMarkersRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for WriteTxnMarkersRequestRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -213,6 +216,7 @@ pub struct WritableTxnMarker {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for WritableTxnMarker {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -272,6 +276,7 @@ impl enc::EncodeStruct for WritableTxnMarker {
 }
 impl enc::Struct for WritableTxnMarker {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -361,6 +366,7 @@ pub struct WritableTxnMarkerRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for WritableTxnMarkerRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -16,6 +16,7 @@ pub struct WriteTxnMarkersResponse {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for WriteTxnMarkersResponse {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -41,6 +42,7 @@ impl enc::EncodeStruct for WriteTxnMarkersResponse {
 }
 impl enc::Struct for WriteTxnMarkersResponse {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -92,6 +94,7 @@ pub struct WriteTxnMarkersResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for WriteTxnMarkersResponseRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -207,6 +210,7 @@ pub struct WritableTxnMarkerResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for WritableTxnMarkerResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -237,6 +241,7 @@ impl enc::EncodeStruct for WritableTxnMarkerResult {
 }
 impl enc::Struct for WritableTxnMarkerResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -302,6 +307,7 @@ pub struct WritableTxnMarkerResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for WritableTxnMarkerResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -444,6 +450,7 @@ pub struct WritableTxnMarkerTopicResult {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for WritableTxnMarkerTopicResult {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -486,6 +493,7 @@ impl enc::EncodeStruct for WritableTxnMarkerTopicResult {
 }
 impl enc::Struct for WritableTxnMarkerTopicResult {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -549,6 +557,7 @@ pub struct WritableTxnMarkerTopicResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for WritableTxnMarkerTopicResultRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -54,8 +54,10 @@ impl<B: Input, T: Decode<B>> Decode<B> for Vec<T> {
 }
 
 /// Writes each of `items` (the elements of an array, after its count),
-/// naming the index of the one that fails.
-#[inline]
+/// naming the index of the one that fails. Never inlined: one copy of the
+/// loop for each element type, rather than one optimized again in every
+/// struct that holds such an array (a call per array, not per element).
+#[inline(never)]
 pub(crate) fn encode_items<T: Encode>(
     items: &[T],
     buf: &mut Writer<'_>,
@@ -137,6 +139,9 @@ trait DecodeItems<B: Input>: Decode<B> {
 }
 
 impl<B: Input, T: Decode<B>> DecodeItems<B> for T {
+    // Never inlined, as `encode_items`: the loop is compiled once for each
+    // element type.
+    #[inline(never)]
     fn decode_items_into(
         items: &mut Vec<T>,
         count: usize,

@@ -21,6 +21,7 @@ pub struct ConsumerGroupCurrentMemberAssignmentValue {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupCurrentMemberAssignmentValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -75,6 +76,7 @@ impl enc::EncodeStruct for ConsumerGroupCurrentMemberAssignmentValue {
 }
 impl enc::Struct for ConsumerGroupCurrentMemberAssignmentValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -137,6 +139,7 @@ pub struct ConsumerGroupCurrentMemberAssignmentValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConsumerGroupCurrentMemberAssignmentValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

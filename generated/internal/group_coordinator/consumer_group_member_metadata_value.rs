@@ -46,6 +46,7 @@ impl Default for ConsumerGroupMemberMetadataValue {
     }
 }
 impl enc::EncodeStruct for ConsumerGroupMemberMetadataValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -152,6 +153,7 @@ impl enc::EncodeStruct for ConsumerGroupMemberMetadataValue {
 }
 impl enc::Struct for ConsumerGroupMemberMetadataValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -272,6 +274,7 @@ impl<'a> Default for ConsumerGroupMemberMetadataValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConsumerGroupMemberMetadataValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -713,6 +716,7 @@ pub struct ClassicMemberMetadata {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ClassicMemberMetadata {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -748,6 +752,7 @@ impl enc::EncodeStruct for ClassicMemberMetadata {
 }
 impl enc::Struct for ClassicMemberMetadata {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -794,6 +799,7 @@ pub struct ClassicMemberMetadataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ClassicMemberMetadataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -14,6 +14,7 @@ pub struct ConsumerGroupPartitionMetadataValue {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupPartitionMetadataValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -33,6 +34,7 @@ impl enc::EncodeStruct for ConsumerGroupPartitionMetadataValue {
 }
 impl enc::Struct for ConsumerGroupPartitionMetadataValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -63,6 +65,7 @@ pub struct ConsumerGroupPartitionMetadataValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConsumerGroupPartitionMetadataValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -182,6 +185,7 @@ pub struct TopicMetadata {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicMetadata {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -222,6 +226,7 @@ impl enc::EncodeStruct for TopicMetadata {
 }
 impl enc::Struct for TopicMetadata {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -276,6 +281,7 @@ pub struct TopicMetadataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicMetadataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

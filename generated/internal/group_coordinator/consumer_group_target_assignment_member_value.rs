@@ -13,6 +13,7 @@ pub struct ConsumerGroupTargetAssignmentMemberValue {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupTargetAssignmentMemberValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -38,6 +39,7 @@ impl enc::EncodeStruct for ConsumerGroupTargetAssignmentMemberValue {
 }
 impl enc::Struct for ConsumerGroupTargetAssignmentMemberValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -74,6 +76,7 @@ pub struct ConsumerGroupTargetAssignmentMemberValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConsumerGroupTargetAssignmentMemberValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -37,6 +37,7 @@ impl Default for GroupMetadataValue {
     }
 }
 impl enc::EncodeStruct for GroupMetadataValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -92,6 +93,7 @@ impl enc::EncodeStruct for GroupMetadataValue {
 }
 impl enc::Struct for GroupMetadataValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -180,6 +182,7 @@ impl<'a> Default for GroupMetadataValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for GroupMetadataValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -19,6 +19,7 @@ pub struct ShareGroupCurrentMemberAssignmentValue {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareGroupCurrentMemberAssignmentValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -60,6 +61,7 @@ impl enc::EncodeStruct for ShareGroupCurrentMemberAssignmentValue {
 }
 impl enc::Struct for ShareGroupCurrentMemberAssignmentValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -112,6 +114,7 @@ pub struct ShareGroupCurrentMemberAssignmentValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareGroupCurrentMemberAssignmentValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

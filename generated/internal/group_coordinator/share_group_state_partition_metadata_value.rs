@@ -18,6 +18,7 @@ pub struct ShareGroupStatePartitionMetadataValue {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareGroupStatePartitionMetadataValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -59,6 +60,7 @@ impl enc::EncodeStruct for ShareGroupStatePartitionMetadataValue {
 }
 impl enc::Struct for ShareGroupStatePartitionMetadataValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -115,6 +117,7 @@ pub struct ShareGroupStatePartitionMetadataValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareGroupStatePartitionMetadataValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -30,6 +30,7 @@ pub struct StreamsGroupCurrentMemberAssignmentValue {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupCurrentMemberAssignmentValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -109,6 +110,7 @@ impl enc::EncodeStruct for StreamsGroupCurrentMemberAssignmentValue {
 }
 impl enc::Struct for StreamsGroupCurrentMemberAssignmentValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -211,6 +213,7 @@ pub struct StreamsGroupCurrentMemberAssignmentValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StreamsGroupCurrentMemberAssignmentValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

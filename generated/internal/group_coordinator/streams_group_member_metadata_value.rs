@@ -46,6 +46,7 @@ impl Default for StreamsGroupMemberMetadataValue {
     }
 }
 impl enc::EncodeStruct for StreamsGroupMemberMetadataValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -95,6 +96,7 @@ impl enc::EncodeStruct for StreamsGroupMemberMetadataValue {
 }
 impl enc::Struct for StreamsGroupMemberMetadataValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -184,6 +186,7 @@ impl<'a> Default for StreamsGroupMemberMetadataValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StreamsGroupMemberMetadataValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -37,6 +37,7 @@ impl Default for StreamsGroupMetadataValue {
     }
 }
 impl enc::EncodeStruct for StreamsGroupMetadataValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -164,6 +165,7 @@ impl enc::EncodeStruct for StreamsGroupMetadataValue {
 }
 impl enc::Struct for StreamsGroupMetadataValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -270,6 +272,7 @@ impl<'a> Default for StreamsGroupMetadataValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StreamsGroupMetadataValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -18,6 +18,7 @@ pub struct StreamsGroupTargetAssignmentMemberValue {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupTargetAssignmentMemberValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -41,6 +42,7 @@ impl enc::EncodeStruct for StreamsGroupTargetAssignmentMemberValue {
 }
 impl enc::Struct for StreamsGroupTargetAssignmentMemberValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -97,6 +99,7 @@ pub struct StreamsGroupTargetAssignmentMemberValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StreamsGroupTargetAssignmentMemberValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

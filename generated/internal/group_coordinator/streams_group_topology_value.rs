@@ -16,6 +16,7 @@ pub struct StreamsGroupTopologyValue {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupTopologyValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -46,6 +47,7 @@ impl enc::EncodeStruct for StreamsGroupTopologyValue {
 }
 impl enc::Struct for StreamsGroupTopologyValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -86,6 +88,7 @@ pub struct StreamsGroupTopologyValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StreamsGroupTopologyValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -397,6 +400,7 @@ pub struct TopicInfo {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicInfo {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -434,6 +438,7 @@ impl enc::EncodeStruct for TopicInfo {
 }
 impl enc::Struct for TopicInfo {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -486,6 +491,7 @@ pub struct TopicInfoRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicInfoRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -666,6 +672,7 @@ pub struct Subtopology {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for Subtopology {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -737,6 +744,7 @@ impl enc::EncodeStruct for Subtopology {
 }
 impl enc::Struct for Subtopology {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -833,6 +841,7 @@ pub struct SubtopologyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SubtopologyRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -20,6 +20,7 @@ pub struct ClientQuotaRecord {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for ClientQuotaRecord {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -55,6 +56,7 @@ impl enc::EncodeStruct for ClientQuotaRecord {
 }
 impl enc::Struct for ClientQuotaRecord {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -98,6 +100,7 @@ pub struct ClientQuotaRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ClientQuotaRecordRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

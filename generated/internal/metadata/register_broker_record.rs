@@ -52,6 +52,7 @@ impl Default for RegisterBrokerRecord {
     }
 }
 impl enc::EncodeStruct for RegisterBrokerRecord {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -163,6 +164,7 @@ impl enc::EncodeStruct for RegisterBrokerRecord {
 }
 impl enc::Struct for RegisterBrokerRecord {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -311,6 +313,7 @@ impl<'a> Default for RegisterBrokerRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RegisterBrokerRecordRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -22,6 +22,7 @@ pub struct RegisterControllerRecord {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for RegisterControllerRecord {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -54,6 +55,7 @@ impl enc::EncodeStruct for RegisterControllerRecord {
 }
 impl enc::Struct for RegisterControllerRecord {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -104,6 +106,7 @@ pub struct RegisterControllerRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RegisterControllerRecordRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -40,6 +40,7 @@ impl Default for QuorumStateData {
     }
 }
 impl enc::EncodeStruct for QuorumStateData {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -116,6 +117,7 @@ impl enc::EncodeStruct for QuorumStateData {
 }
 impl enc::Struct for QuorumStateData {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -235,6 +237,7 @@ impl<'a> Default for QuorumStateDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for QuorumStateDataRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

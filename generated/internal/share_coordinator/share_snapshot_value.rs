@@ -42,6 +42,7 @@ impl Default for ShareSnapshotValue {
     }
 }
 impl enc::EncodeStruct for ShareSnapshotValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -107,6 +108,7 @@ impl enc::EncodeStruct for ShareSnapshotValue {
 }
 impl enc::Struct for ShareSnapshotValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -217,6 +219,7 @@ impl<'a> Default for ShareSnapshotValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareSnapshotValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -33,6 +33,7 @@ impl Default for ShareUpdateValue {
     }
 }
 impl enc::EncodeStruct for ShareUpdateValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -90,6 +91,7 @@ impl enc::EncodeStruct for ShareUpdateValue {
 }
 impl enc::Struct for ShareUpdateValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -176,6 +178,7 @@ impl<'a> Default for ShareUpdateValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareUpdateValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

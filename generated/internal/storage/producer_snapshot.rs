@@ -13,6 +13,7 @@ pub struct ProducerSnapshot {
     pub producer_entries: Vec<ProducerEntry>,
 }
 impl enc::EncodeStruct for ProducerSnapshot {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -46,6 +47,7 @@ impl enc::EncodeStruct for ProducerSnapshot {
 }
 impl enc::Struct for ProducerSnapshot {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -81,6 +83,7 @@ pub struct ProducerSnapshotRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ProducerSnapshotRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -34,6 +34,7 @@ pub struct RemoteLogSegmentMetadataRecord {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoteLogSegmentMetadataRecord {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -127,6 +128,7 @@ impl enc::EncodeStruct for RemoteLogSegmentMetadataRecord {
 }
 impl enc::Struct for RemoteLogSegmentMetadataRecord {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -254,6 +256,7 @@ pub struct RemoteLogSegmentMetadataRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RemoteLogSegmentMetadataRecordRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -754,6 +757,7 @@ pub struct RemoteLogSegmentIdEntry {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoteLogSegmentIdEntry {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -788,6 +792,7 @@ impl enc::EncodeStruct for RemoteLogSegmentIdEntry {
 }
 impl enc::Struct for RemoteLogSegmentIdEntry {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -828,6 +833,7 @@ pub struct RemoteLogSegmentIdEntryRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RemoteLogSegmentIdEntryRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -33,6 +33,7 @@ pub struct RemoteLogSegmentMetadataSnapshotRecord {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoteLogSegmentMetadataSnapshotRecord {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -120,6 +121,7 @@ impl enc::EncodeStruct for RemoteLogSegmentMetadataSnapshotRecord {
 }
 impl enc::Struct for RemoteLogSegmentMetadataSnapshotRecord {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -242,6 +244,7 @@ pub struct RemoteLogSegmentMetadataSnapshotRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RemoteLogSegmentMetadataSnapshotRecordRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

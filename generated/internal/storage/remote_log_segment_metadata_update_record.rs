@@ -22,6 +22,7 @@ pub struct RemoteLogSegmentMetadataUpdateRecord {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoteLogSegmentMetadataUpdateRecord {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -70,6 +71,7 @@ impl enc::EncodeStruct for RemoteLogSegmentMetadataUpdateRecord {
 }
 impl enc::Struct for RemoteLogSegmentMetadataUpdateRecord {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -138,6 +140,7 @@ pub struct RemoteLogSegmentMetadataUpdateRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RemoteLogSegmentMetadataUpdateRecordRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -423,6 +426,7 @@ pub struct RemoteLogSegmentIdEntry {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoteLogSegmentIdEntry {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -457,6 +461,7 @@ impl enc::EncodeStruct for RemoteLogSegmentIdEntry {
 }
 impl enc::Struct for RemoteLogSegmentIdEntry {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -497,6 +502,7 @@ pub struct RemoteLogSegmentIdEntryRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RemoteLogSegmentIdEntryRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

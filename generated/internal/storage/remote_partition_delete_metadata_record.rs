@@ -20,6 +20,7 @@ pub struct RemotePartitionDeleteMetadataRecord {
     pub unknown_tagged_fields: Vec<kwire::tagged::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemotePartitionDeleteMetadataRecord {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -60,6 +61,7 @@ impl enc::EncodeStruct for RemotePartitionDeleteMetadataRecord {
 }
 impl enc::Struct for RemotePartitionDeleteMetadataRecord {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -116,6 +118,7 @@ pub struct RemotePartitionDeleteMetadataRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RemotePartitionDeleteMetadataRecordRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -52,6 +52,7 @@ impl Default for TransactionLogValue {
     }
 }
 impl enc::EncodeStruct for TransactionLogValue {
+    #[inline(never)]
     fn encode_fields(
         &self,
         buf: &mut kwire::primitives::Writer<'_>,
@@ -206,6 +207,7 @@ impl enc::EncodeStruct for TransactionLogValue {
 }
 impl enc::Struct for TransactionLogValue {
     type Input = crate::Bytes;
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -364,6 +366,7 @@ impl<'a> Default for TransactionLogValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TransactionLogValueRef<'a> {
     type Input = &'a [u8];
+    #[inline(never)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
