@@ -1,14 +1,26 @@
 //! What more than one verb emits alike: the version tiers of a run of
 //! fixed-width fields and its bytes (encode, decode), the marker of a
 //! nullable struct and the flags of the tagged fields written (encode,
-//! size).
+//! size), the inline hint of a struct's codec (encode, decode).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use crate::emit::cond::Cond;
-use crate::emit::plan::{FieldPlan, Run, TaggedField};
+use crate::emit::plan::{FieldPlan, Run, StructPlan, TaggedField};
 use crate::model::FieldType;
+
+/// The inline hint of a struct's `encode_fields` or `decode_fields_into`:
+/// `leaf` for a struct without nested structs, inlined into the loop over
+/// its array; `#[inline(never)]` for any other, one function that its
+/// array loop and its parent call, optimized once rather than again in
+/// every caller it would be inlined into, at the cost of a call per element.
+pub(super) fn codec_inline(plan: &StructPlan<'_, '_>, leaf: TokenStream) -> TokenStream {
+    match plan.leaf {
+        true => leaf,
+        false => quote!(#[inline(never)]),
+    }
+}
 
 /// `nullable` (the `Option`'s own encoding or size) where the field is
 /// nullable, `bare` (the value's) elsewhere within its positional versions.

@@ -30,13 +30,7 @@ pub fn emit_wire_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStrea
     let size = size::emit_size(plan, rt);
     let (buf, encode_version) = (param(&encode, "buf"), param(&encode, "version"));
     let size_version = param(&size, "version");
-    // As the decode (`decode::emit_decode_impl`): a struct without nested
-    // structs is written inline in its array's loop, any other by one
-    // function that its callers share.
-    let encode_inline = match plan.leaf {
-        true => quote!(#[inline]),
-        false => quote!(#[inline(never)]),
-    };
+    let encode_inline = common::codec_inline(plan, quote!(#[inline]));
     let decode = decode::emit_decode_impl(plan, cx, Form::Owned);
     quote! {
         impl enc::EncodeStruct for #ident {
