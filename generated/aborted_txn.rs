@@ -51,7 +51,8 @@ impl enc::EncodeStruct for AbortedTxn {
 }
 impl enc::Struct for AbortedTxn {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -108,7 +109,8 @@ pub struct AbortedTxnRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AbortedTxnRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

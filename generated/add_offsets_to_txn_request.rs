@@ -80,7 +80,8 @@ impl enc::EncodeStruct for AddOffsetsToTxnRequest {
 }
 impl enc::Struct for AddOffsetsToTxnRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -162,7 +163,8 @@ pub struct AddOffsetsToTxnRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AddOffsetsToTxnRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

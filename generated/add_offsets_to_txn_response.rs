@@ -60,7 +60,8 @@ impl enc::EncodeStruct for AddOffsetsToTxnResponse {
 }
 impl enc::Struct for AddOffsetsToTxnResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -113,7 +114,8 @@ pub struct AddOffsetsToTxnResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AddOffsetsToTxnResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -753,7 +753,8 @@ impl enc::EncodeStruct for AddPartitionsToTxnTopic {
 }
 impl enc::Struct for AddPartitionsToTxnTopic {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -808,7 +809,8 @@ pub struct AddPartitionsToTxnTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AddPartitionsToTxnTopicRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -863,7 +863,8 @@ impl enc::EncodeStruct for AddPartitionsToTxnPartitionResult {
 }
 impl enc::Struct for AddPartitionsToTxnPartitionResult {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -914,7 +915,8 @@ pub struct AddPartitionsToTxnPartitionResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AddPartitionsToTxnPartitionResultRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -510,7 +510,8 @@ impl enc::EncodeStruct for Listener {
 }
 impl enc::Struct for Listener {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -555,7 +556,8 @@ pub struct ListenerRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListenerRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -491,7 +491,8 @@ impl enc::EncodeStruct for EntityData {
 }
 impl enc::Struct for EntityData {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -554,7 +555,8 @@ impl<'a> Default for EntityDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EntityDataRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -753,7 +755,8 @@ impl enc::EncodeStruct for OpData {
 }
 impl enc::Struct for OpData {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -801,7 +804,8 @@ pub struct OpDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OpDataRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -600,7 +600,8 @@ impl enc::EncodeStruct for EntityData {
 }
 impl enc::Struct for EntityData {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -663,7 +664,8 @@ impl<'a> Default for EntityDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EntityDataRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

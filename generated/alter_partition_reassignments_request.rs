@@ -591,7 +591,8 @@ impl enc::EncodeStruct for ReassignablePartition {
 }
 impl enc::Struct for ReassignablePartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -645,7 +646,8 @@ pub struct ReassignablePartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReassignablePartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

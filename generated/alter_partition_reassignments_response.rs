@@ -726,7 +726,8 @@ impl enc::EncodeStruct for ReassignablePartitionResponse {
 }
 impl enc::Struct for ReassignablePartitionResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -798,7 +799,8 @@ impl<'a> Default for ReassignablePartitionResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReassignablePartitionResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1151,7 +1151,8 @@ impl enc::EncodeStruct for BrokerState {
 }
 impl enc::Struct for BrokerState {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1213,7 +1214,8 @@ impl<'a> Default for BrokerStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for BrokerStateRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

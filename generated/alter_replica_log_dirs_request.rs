@@ -454,7 +454,8 @@ impl enc::EncodeStruct for AlterReplicaLogDirTopic {
 }
 impl enc::Struct for AlterReplicaLogDirTopic {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -509,7 +510,8 @@ pub struct AlterReplicaLogDirTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterReplicaLogDirTopicRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -586,7 +586,8 @@ impl enc::EncodeStruct for AlterReplicaLogDirPartitionResult {
 }
 impl enc::Struct for AlterReplicaLogDirPartitionResult {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -637,7 +638,8 @@ pub struct AlterReplicaLogDirPartitionResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterReplicaLogDirPartitionResultRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -485,7 +485,8 @@ impl enc::EncodeStruct for AlterShareGroupOffsetsRequestPartition {
 }
 impl enc::Struct for AlterShareGroupOffsetsRequestPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -528,7 +529,8 @@ pub struct AlterShareGroupOffsetsRequestPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterShareGroupOffsetsRequestPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -669,7 +669,8 @@ impl enc::EncodeStruct for AlterShareGroupOffsetsResponsePartition {
 }
 impl enc::Struct for AlterShareGroupOffsetsResponsePartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -730,7 +731,8 @@ pub struct AlterShareGroupOffsetsResponsePartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterShareGroupOffsetsResponsePartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

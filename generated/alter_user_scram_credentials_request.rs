@@ -262,7 +262,8 @@ impl enc::EncodeStruct for ScramCredentialDeletion {
 }
 impl enc::Struct for ScramCredentialDeletion {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -301,7 +302,8 @@ pub struct ScramCredentialDeletionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ScramCredentialDeletionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -501,7 +503,8 @@ impl enc::EncodeStruct for ScramCredentialUpsertion {
 }
 impl enc::Struct for ScramCredentialUpsertion {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -585,7 +588,8 @@ impl ::core::fmt::Debug for ScramCredentialUpsertionRef<'_> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ScramCredentialUpsertionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

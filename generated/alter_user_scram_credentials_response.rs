@@ -308,7 +308,8 @@ impl enc::EncodeStruct for AlterUserScramCredentialsResult {
 }
 impl enc::Struct for AlterUserScramCredentialsResult {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -376,7 +377,8 @@ impl<'a> Default for AlterUserScramCredentialsResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterUserScramCredentialsResultRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -116,7 +116,8 @@ impl enc::EncodeStruct for ApiVersionsRequest {
 }
 impl enc::Struct for ApiVersionsRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -217,7 +218,8 @@ impl<'a> Default for ApiVersionsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ApiVersionsRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

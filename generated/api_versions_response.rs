@@ -738,7 +738,8 @@ impl enc::EncodeStruct for ApiVersion {
 }
 impl enc::Struct for ApiVersion {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -789,7 +790,8 @@ pub struct ApiVersionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ApiVersionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -984,7 +986,8 @@ impl enc::EncodeStruct for SupportedFeatureKey {
 }
 impl enc::Struct for SupportedFeatureKey {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1033,7 +1036,8 @@ pub struct SupportedFeatureKeyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SupportedFeatureKeyRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1224,7 +1228,8 @@ impl enc::EncodeStruct for FinalizedFeatureKey {
 }
 impl enc::Struct for FinalizedFeatureKey {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1273,7 +1278,8 @@ pub struct FinalizedFeatureKeyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FinalizedFeatureKeyRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -137,7 +137,8 @@ impl enc::EncodeStruct for BrokerHeartbeatRequest {
 }
 impl enc::Struct for BrokerHeartbeatRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -266,7 +267,8 @@ impl<'a> Default for BrokerHeartbeatRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for BrokerHeartbeatRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

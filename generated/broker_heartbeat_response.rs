@@ -80,7 +80,8 @@ impl enc::EncodeStruct for BrokerHeartbeatResponse {
 }
 impl enc::Struct for BrokerHeartbeatResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -168,7 +169,8 @@ impl<'a> Default for BrokerHeartbeatResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for BrokerHeartbeatResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -66,7 +66,8 @@ impl enc::EncodeStruct for BrokerRegistrationResponse {
 }
 impl enc::Struct for BrokerRegistrationResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -134,7 +135,8 @@ impl<'a> Default for BrokerRegistrationResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for BrokerRegistrationResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

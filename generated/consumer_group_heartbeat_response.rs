@@ -526,7 +526,8 @@ impl enc::EncodeStruct for TopicPartitions {
 }
 impl enc::Struct for TopicPartitions {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -570,7 +571,8 @@ pub struct TopicPartitionsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicPartitionsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

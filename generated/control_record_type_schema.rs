@@ -31,7 +31,8 @@ impl enc::EncodeStruct for ControlRecordTypeSchema {
 }
 impl enc::Struct for ControlRecordTypeSchema {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -61,7 +62,8 @@ pub struct ControlRecordTypeSchemaRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ControlRecordTypeSchemaRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

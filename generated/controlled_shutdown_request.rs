@@ -75,7 +75,8 @@ impl enc::EncodeStruct for ControlledShutdownRequest {
 }
 impl enc::Struct for ControlledShutdownRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -145,7 +146,8 @@ impl<'a> Default for ControlledShutdownRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ControlledShutdownRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -331,7 +331,8 @@ impl enc::EncodeStruct for RemainingPartition {
 }
 impl enc::Struct for RemainingPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -393,7 +394,8 @@ pub struct RemainingPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RemainingPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -406,7 +406,8 @@ impl enc::EncodeStruct for Listener {
 }
 impl enc::Struct for Listener {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -461,7 +462,8 @@ pub struct ListenerRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListenerRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -649,7 +651,8 @@ impl enc::EncodeStruct for Feature {
 }
 impl enc::Struct for Feature {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -698,7 +701,8 @@ pub struct FeatureRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FeatureRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

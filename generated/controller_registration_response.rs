@@ -68,7 +68,8 @@ impl enc::EncodeStruct for ControllerRegistrationResponse {
 }
 impl enc::Struct for ControllerRegistrationResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -142,7 +143,8 @@ impl<'a> Default for ControllerRegistrationResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ControllerRegistrationResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

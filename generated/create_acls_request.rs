@@ -303,7 +303,8 @@ impl enc::EncodeStruct for AclCreation {
 }
 impl enc::Struct for AclCreation {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -421,7 +422,8 @@ impl<'a> Default for AclCreationRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AclCreationRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

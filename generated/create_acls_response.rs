@@ -318,7 +318,8 @@ impl enc::EncodeStruct for AclCreationResult {
 }
 impl enc::Struct for AclCreationResult {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -381,7 +382,8 @@ impl<'a> Default for AclCreationResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AclCreationResultRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -594,7 +594,8 @@ impl enc::EncodeStruct for CreatableRenewers {
 }
 impl enc::Struct for CreatableRenewers {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -647,7 +648,8 @@ pub struct CreatableRenewersRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreatableRenewersRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

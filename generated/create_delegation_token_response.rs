@@ -199,7 +199,8 @@ impl enc::EncodeStruct for CreateDelegationTokenResponse {
 }
 impl enc::Struct for CreateDelegationTokenResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -381,7 +382,8 @@ impl ::core::fmt::Debug for CreateDelegationTokenResponseRef<'_> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreateDelegationTokenResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

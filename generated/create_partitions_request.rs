@@ -626,7 +626,8 @@ impl enc::EncodeStruct for CreatePartitionsAssignment {
 }
 impl enc::Struct for CreatePartitionsAssignment {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -675,7 +676,8 @@ pub struct CreatePartitionsAssignmentRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreatePartitionsAssignmentRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

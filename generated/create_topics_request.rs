@@ -754,7 +754,8 @@ impl enc::EncodeStruct for CreatableReplicaAssignment {
 }
 impl enc::Struct for CreatableReplicaAssignment {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -815,7 +816,8 @@ pub struct CreatableReplicaAssignmentRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreatableReplicaAssignmentRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1025,7 +1027,8 @@ impl enc::EncodeStruct for CreatableTopicConfig {
 }
 impl enc::Struct for CreatableTopicConfig {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1076,7 +1079,8 @@ impl<'a> Default for CreatableTopicConfigRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreatableTopicConfigRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1014,7 +1014,8 @@ impl enc::EncodeStruct for CreatableTopicConfigs {
 }
 impl enc::Struct for CreatableTopicConfigs {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1088,7 +1089,8 @@ impl<'a> Default for CreatableTopicConfigsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CreatableTopicConfigsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -57,7 +57,8 @@ impl enc::EncodeStruct for DefaultPrincipalData {
 }
 impl enc::Struct for DefaultPrincipalData {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -108,7 +109,8 @@ pub struct DefaultPrincipalDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DefaultPrincipalDataRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

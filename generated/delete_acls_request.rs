@@ -313,7 +313,8 @@ impl enc::EncodeStruct for DeleteAclsFilter {
 }
 impl enc::Struct for DeleteAclsFilter {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -437,7 +438,8 @@ impl<'a> Default for DeleteAclsFilterRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteAclsFilterRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

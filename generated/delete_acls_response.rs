@@ -727,7 +727,8 @@ impl enc::EncodeStruct for DeleteAclsMatchingAcl {
 }
 impl enc::Struct for DeleteAclsMatchingAcl {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -871,7 +872,8 @@ impl<'a> Default for DeleteAclsMatchingAclRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteAclsMatchingAclRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -328,7 +328,8 @@ impl enc::EncodeStruct for DeletableGroupResult {
 }
 impl enc::Struct for DeletableGroupResult {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -406,7 +407,8 @@ pub struct DeletableGroupResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeletableGroupResultRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

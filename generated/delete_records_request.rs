@@ -522,7 +522,8 @@ impl enc::EncodeStruct for DeleteRecordsPartition {
 }
 impl enc::Struct for DeleteRecordsPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -567,7 +568,8 @@ pub struct DeleteRecordsPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteRecordsPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -562,7 +562,8 @@ impl enc::EncodeStruct for DeleteRecordsPartitionResult {
 }
 impl enc::Struct for DeleteRecordsPartitionResult {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -619,7 +620,8 @@ pub struct DeleteRecordsPartitionResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteRecordsPartitionResultRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -413,7 +413,8 @@ impl enc::EncodeStruct for DeleteShareGroupOffsetsResponseTopic {
 }
 impl enc::Struct for DeleteShareGroupOffsetsResponseTopic {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -489,7 +490,8 @@ pub struct DeleteShareGroupOffsetsResponseTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteShareGroupOffsetsResponseTopicRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -384,7 +384,8 @@ impl enc::EncodeStruct for DeleteTopicState {
 }
 impl enc::Struct for DeleteTopicState {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -432,7 +433,8 @@ pub struct DeleteTopicStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DeleteTopicStateRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -813,7 +813,8 @@ impl enc::EncodeStruct for AclDescription {
 }
 impl enc::Struct for AclDescription {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -876,7 +877,8 @@ pub struct AclDescriptionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AclDescriptionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

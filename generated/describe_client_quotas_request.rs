@@ -313,7 +313,8 @@ impl enc::EncodeStruct for ComponentData {
 }
 impl enc::Struct for ComponentData {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -377,7 +378,8 @@ impl<'a> Default for ComponentDataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ComponentDataRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -679,7 +679,8 @@ impl enc::EncodeStruct for DescribeClusterBroker {
 }
 impl enc::Struct for DescribeClusterBroker {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -755,7 +756,8 @@ pub struct DescribeClusterBrokerRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeClusterBrokerRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -449,7 +449,8 @@ impl enc::EncodeStruct for DescribeConfigsResource {
 }
 impl enc::Struct for DescribeConfigsResource {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -525,7 +526,8 @@ impl<'a> Default for DescribeConfigsResourceRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeConfigsResourceRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

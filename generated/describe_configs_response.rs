@@ -1486,7 +1486,8 @@ impl enc::EncodeStruct for DescribeConfigsSynonym {
 }
 impl enc::Struct for DescribeConfigsSynonym {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1544,7 +1545,8 @@ impl<'a> Default for DescribeConfigsSynonymRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeConfigsSynonymRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -268,7 +268,8 @@ impl enc::EncodeStruct for DescribeDelegationTokenOwner {
 }
 impl enc::Struct for DescribeDelegationTokenOwner {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -321,7 +322,8 @@ pub struct DescribeDelegationTokenOwnerRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeDelegationTokenOwnerRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1173,7 +1173,8 @@ impl enc::EncodeStruct for DescribedDelegationTokenRenewer {
 }
 impl enc::Struct for DescribedDelegationTokenRenewer {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1226,7 +1227,8 @@ pub struct DescribedDelegationTokenRenewerRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribedDelegationTokenRenewerRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1006,7 +1006,8 @@ impl enc::EncodeStruct for DescribedGroupMember {
 }
 impl enc::Struct for DescribedGroupMember {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1111,7 +1112,8 @@ pub struct DescribedGroupMemberRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribedGroupMemberRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1103,7 +1103,8 @@ impl enc::EncodeStruct for DescribeLogDirsPartition {
 }
 impl enc::Struct for DescribeLogDirsPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1165,7 +1166,8 @@ pub struct DescribeLogDirsPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeLogDirsPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

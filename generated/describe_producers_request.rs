@@ -225,7 +225,8 @@ impl enc::EncodeStruct for TopicRequest {
 }
 impl enc::Struct for TopicRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -278,7 +279,8 @@ pub struct TopicRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

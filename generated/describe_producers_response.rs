@@ -880,7 +880,8 @@ impl enc::EncodeStruct for ProducerState {
 }
 impl enc::Struct for ProducerState {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -977,7 +978,8 @@ impl<'a> Default for ProducerStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ProducerStateRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -494,7 +494,8 @@ impl enc::EncodeStruct for ReplicaState {
 }
 impl enc::Struct for ReplicaState {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -598,7 +599,8 @@ impl<'a> Default for ReplicaStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReplicaStateRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1846,7 +1848,8 @@ impl enc::EncodeStruct for Listener {
 }
 impl enc::Struct for Listener {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1891,7 +1894,8 @@ pub struct ListenerRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListenerRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

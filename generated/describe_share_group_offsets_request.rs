@@ -472,7 +472,8 @@ impl enc::EncodeStruct for DescribeShareGroupOffsetsRequestTopic {
 }
 impl enc::Struct for DescribeShareGroupOffsetsRequestTopic {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -525,7 +526,8 @@ pub struct DescribeShareGroupOffsetsRequestTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeShareGroupOffsetsRequestTopicRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

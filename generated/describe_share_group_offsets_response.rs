@@ -960,7 +960,8 @@ impl enc::EncodeStruct for DescribeShareGroupOffsetsResponsePartition {
 }
 impl enc::Struct for DescribeShareGroupOffsetsResponsePartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1069,7 +1070,8 @@ impl<'a> Default for DescribeShareGroupOffsetsResponsePartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DescribeShareGroupOffsetsResponsePartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -236,7 +236,8 @@ impl enc::EncodeStruct for UserName {
 }
 impl enc::Struct for UserName {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -269,7 +270,8 @@ pub struct UserNameRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UserNameRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -783,7 +783,8 @@ impl enc::EncodeStruct for CredentialInfo {
 }
 impl enc::Struct for CredentialInfo {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -826,7 +827,8 @@ pub struct CredentialInfoRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CredentialInfoRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

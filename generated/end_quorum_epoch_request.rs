@@ -1057,7 +1057,8 @@ impl enc::EncodeStruct for ReplicaInfo {
 }
 impl enc::Struct for ReplicaInfo {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1109,7 +1110,8 @@ pub struct ReplicaInfoRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReplicaInfoRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1288,7 +1290,8 @@ impl enc::EncodeStruct for LeaderEndpoint {
 }
 impl enc::Struct for LeaderEndpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1333,7 +1336,8 @@ pub struct LeaderEndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderEndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

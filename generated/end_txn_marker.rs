@@ -31,7 +31,8 @@ impl enc::EncodeStruct for EndTxnMarker {
 }
 impl enc::Struct for EndTxnMarker {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -67,7 +68,8 @@ pub struct EndTxnMarkerRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndTxnMarkerRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

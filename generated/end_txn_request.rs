@@ -79,7 +79,8 @@ impl enc::EncodeStruct for EndTxnRequest {
 }
 impl enc::Struct for EndTxnRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -153,7 +154,8 @@ pub struct EndTxnRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndTxnRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -94,7 +94,8 @@ impl enc::EncodeStruct for EndTxnResponse {
 }
 impl enc::Struct for EndTxnResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -198,7 +199,8 @@ impl<'a> Default for EndTxnResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndTxnResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

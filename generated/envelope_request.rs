@@ -69,7 +69,8 @@ impl enc::EncodeStruct for EnvelopeRequest {
 }
 impl enc::Struct for EnvelopeRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -145,7 +146,8 @@ impl<'a> Default for EnvelopeRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EnvelopeRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

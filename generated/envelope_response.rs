@@ -48,7 +48,8 @@ impl enc::EncodeStruct for EnvelopeResponse {
 }
 impl enc::Struct for EnvelopeResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -101,7 +102,8 @@ pub struct EnvelopeResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EnvelopeResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -69,7 +69,8 @@ impl enc::EncodeStruct for ExpireDelegationTokenRequest {
 }
 impl enc::Struct for ExpireDelegationTokenRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -130,7 +131,8 @@ impl ::core::fmt::Debug for ExpireDelegationTokenRequestRef<'_> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ExpireDelegationTokenRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

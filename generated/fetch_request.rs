@@ -1102,7 +1102,8 @@ impl enc::EncodeStruct for ReplicaState {
 }
 impl enc::Struct for ReplicaState {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1164,7 +1165,8 @@ impl<'a> Default for ReplicaStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ReplicaStateRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1761,7 +1763,8 @@ impl enc::EncodeStruct for FetchPartition {
 }
 impl enc::Struct for FetchPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1914,7 +1917,8 @@ impl<'a> Default for FetchPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FetchPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2378,7 +2382,8 @@ impl enc::EncodeStruct for ForgottenTopic {
 }
 impl enc::Struct for ForgottenTopic {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2457,7 +2462,8 @@ pub struct ForgottenTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ForgottenTopicRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

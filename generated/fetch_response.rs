@@ -1919,7 +1919,8 @@ impl enc::EncodeStruct for EpochEndOffset {
 }
 impl enc::Struct for EpochEndOffset {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1969,7 +1970,8 @@ impl<'a> Default for EpochEndOffsetRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EpochEndOffsetRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2136,7 +2138,8 @@ impl enc::EncodeStruct for LeaderIdAndEpoch {
 }
 impl enc::Struct for LeaderIdAndEpoch {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2198,7 +2201,8 @@ impl<'a> Default for LeaderIdAndEpochRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderIdAndEpochRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2373,7 +2377,8 @@ impl enc::EncodeStruct for SnapshotId {
 }
 impl enc::Struct for SnapshotId {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2423,7 +2428,8 @@ impl<'a> Default for SnapshotIdRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SnapshotIdRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2579,7 +2585,8 @@ impl enc::EncodeStruct for AbortedTransaction {
 }
 impl enc::Struct for AbortedTransaction {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2633,7 +2640,8 @@ pub struct AbortedTransactionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AbortedTransactionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2815,7 +2823,8 @@ impl enc::EncodeStruct for NodeEndpoint {
 }
 impl enc::Struct for NodeEndpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2875,7 +2884,8 @@ pub struct NodeEndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for NodeEndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1005,7 +1005,8 @@ impl enc::EncodeStruct for SnapshotId {
 }
 impl enc::Struct for SnapshotId {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1045,7 +1046,8 @@ pub struct SnapshotIdRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SnapshotIdRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

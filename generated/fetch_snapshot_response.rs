@@ -1117,7 +1117,8 @@ impl enc::EncodeStruct for SnapshotId {
 }
 impl enc::Struct for SnapshotId {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1157,7 +1158,8 @@ pub struct SnapshotIdRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SnapshotIdRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1303,7 +1305,8 @@ impl enc::EncodeStruct for LeaderIdAndEpoch {
 }
 impl enc::Struct for LeaderIdAndEpoch {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1355,7 +1358,8 @@ pub struct LeaderIdAndEpochRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderIdAndEpochRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1526,7 +1530,8 @@ impl enc::EncodeStruct for NodeEndpoint {
 }
 impl enc::Struct for NodeEndpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1580,7 +1585,8 @@ pub struct NodeEndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for NodeEndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

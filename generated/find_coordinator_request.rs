@@ -92,7 +92,8 @@ impl enc::EncodeStruct for FindCoordinatorRequest {
 }
 impl enc::Struct for FindCoordinatorRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -159,7 +160,8 @@ pub struct FindCoordinatorRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FindCoordinatorRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

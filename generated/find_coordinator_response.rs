@@ -834,7 +834,8 @@ impl enc::EncodeStruct for Coordinator {
 }
 impl enc::Struct for Coordinator {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -933,7 +934,8 @@ impl<'a> Default for CoordinatorRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CoordinatorRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

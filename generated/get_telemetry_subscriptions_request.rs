@@ -42,7 +42,8 @@ impl enc::EncodeStruct for GetTelemetrySubscriptionsRequest {
 }
 impl enc::Struct for GetTelemetrySubscriptionsRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -83,7 +84,8 @@ pub struct GetTelemetrySubscriptionsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for GetTelemetrySubscriptionsRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

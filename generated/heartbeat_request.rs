@@ -95,7 +95,8 @@ impl enc::EncodeStruct for HeartbeatRequest {
 }
 impl enc::Struct for HeartbeatRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -185,7 +186,8 @@ pub struct HeartbeatRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for HeartbeatRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -609,7 +609,8 @@ impl enc::EncodeStruct for AlterableConfig {
 }
 impl enc::Struct for AlterableConfig {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -673,7 +674,8 @@ impl<'a> Default for AlterableConfigRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AlterableConfigRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -134,7 +134,8 @@ impl enc::EncodeStruct for InitProducerIdRequest {
 }
 impl enc::Struct for InitProducerIdRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -270,7 +271,8 @@ impl<'a> Default for InitProducerIdRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for InitProducerIdRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

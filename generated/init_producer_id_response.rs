@@ -116,7 +116,8 @@ impl enc::EncodeStruct for InitProducerIdResponse {
 }
 impl enc::Struct for InitProducerIdResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -249,7 +250,8 @@ impl<'a> Default for InitProducerIdResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for InitProducerIdResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -716,7 +716,8 @@ impl enc::EncodeStruct for JoinGroupRequestProtocol {
 }
 impl enc::Struct for JoinGroupRequestProtocol {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -763,7 +764,8 @@ pub struct JoinGroupRequestProtocolRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for JoinGroupRequestProtocolRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -777,7 +777,8 @@ impl enc::EncodeStruct for JoinGroupResponseMember {
 }
 impl enc::Struct for JoinGroupResponseMember {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -846,7 +847,8 @@ pub struct JoinGroupResponseMemberRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for JoinGroupResponseMemberRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

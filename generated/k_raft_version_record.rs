@@ -50,7 +50,8 @@ impl enc::EncodeStruct for KRaftVersionRecord {
 }
 impl enc::Struct for KRaftVersionRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -93,7 +94,8 @@ pub struct KRaftVersionRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for KRaftVersionRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

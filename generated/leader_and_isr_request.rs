@@ -947,7 +947,8 @@ impl enc::EncodeStruct for LeaderAndIsrPartitionState {
 }
 impl enc::Struct for LeaderAndIsrPartitionState {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1140,7 +1141,8 @@ pub struct LeaderAndIsrPartitionStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderAndIsrPartitionStateRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2065,7 +2067,8 @@ impl enc::EncodeStruct for LeaderAndIsrLiveLeader {
 }
 impl enc::Struct for LeaderAndIsrLiveLeader {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2127,7 +2130,8 @@ pub struct LeaderAndIsrLiveLeaderRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderAndIsrLiveLeaderRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -464,7 +464,8 @@ impl enc::EncodeStruct for LeaderAndIsrPartitionError {
 }
 impl enc::Struct for LeaderAndIsrPartitionError {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -544,7 +545,8 @@ pub struct LeaderAndIsrPartitionErrorRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderAndIsrPartitionErrorRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

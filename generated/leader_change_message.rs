@@ -366,7 +366,8 @@ impl enc::EncodeStruct for Voter {
 }
 impl enc::Struct for Voter {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -415,7 +416,8 @@ pub struct VoterRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for VoterRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

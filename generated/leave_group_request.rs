@@ -434,7 +434,8 @@ impl enc::EncodeStruct for MemberIdentity {
 }
 impl enc::Struct for MemberIdentity {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -497,7 +498,8 @@ pub struct MemberIdentityRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for MemberIdentityRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -426,7 +426,8 @@ impl enc::EncodeStruct for MemberResponse {
 }
 impl enc::Struct for MemberResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -502,7 +503,8 @@ impl<'a> Default for MemberResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for MemberResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

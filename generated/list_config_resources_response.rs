@@ -362,7 +362,8 @@ impl enc::EncodeStruct for ConfigResource {
 }
 impl enc::Struct for ConfigResource {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -427,7 +428,8 @@ impl<'a> Default for ConfigResourceRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConfigResourceRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -68,7 +68,8 @@ impl enc::EncodeStruct for ListGroupsRequest {
 }
 impl enc::Struct for ListGroupsRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -131,7 +132,8 @@ pub struct ListGroupsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListGroupsRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -378,7 +378,8 @@ impl enc::EncodeStruct for ListedGroup {
 }
 impl enc::Struct for ListedGroup {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -472,7 +473,8 @@ pub struct ListedGroupRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListedGroupRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

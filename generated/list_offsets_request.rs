@@ -716,7 +716,8 @@ impl enc::EncodeStruct for ListOffsetsPartition {
 }
 impl enc::Struct for ListOffsetsPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -801,7 +802,8 @@ impl<'a> Default for ListOffsetsPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListOffsetsPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

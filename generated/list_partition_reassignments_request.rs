@@ -297,7 +297,8 @@ impl enc::EncodeStruct for ListPartitionReassignmentsTopics {
 }
 impl enc::Struct for ListPartitionReassignmentsTopics {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -350,7 +351,8 @@ pub struct ListPartitionReassignmentsTopicsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListPartitionReassignmentsTopicsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

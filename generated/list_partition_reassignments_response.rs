@@ -649,7 +649,8 @@ impl enc::EncodeStruct for OngoingPartitionReassignment {
 }
 impl enc::Struct for OngoingPartitionReassignment {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -729,7 +730,8 @@ pub struct OngoingPartitionReassignmentRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OngoingPartitionReassignmentRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

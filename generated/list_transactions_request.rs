@@ -106,7 +106,8 @@ impl enc::EncodeStruct for ListTransactionsRequest {
 }
 impl enc::Struct for ListTransactionsRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -209,7 +210,8 @@ impl<'a> Default for ListTransactionsRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListTransactionsRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

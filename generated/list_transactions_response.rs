@@ -430,7 +430,8 @@ impl enc::EncodeStruct for TransactionState {
 }
 impl enc::Struct for TransactionState {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -504,7 +505,8 @@ pub struct TransactionStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TransactionStateRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1015,7 +1015,8 @@ impl enc::EncodeStruct for OffsetCommitRequestPartition {
 }
 impl enc::Struct for OffsetCommitRequestPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1121,7 +1122,8 @@ impl<'a> Default for OffsetCommitRequestPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetCommitRequestPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -651,7 +651,8 @@ impl enc::EncodeStruct for OffsetCommitResponsePartition {
 }
 impl enc::Struct for OffsetCommitResponsePartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -702,7 +703,8 @@ pub struct OffsetCommitResponsePartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetCommitResponsePartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -422,7 +422,8 @@ impl enc::EncodeStruct for OffsetDeleteRequestPartition {
 }
 impl enc::Struct for OffsetDeleteRequestPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -458,7 +459,8 @@ pub struct OffsetDeleteRequestPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetDeleteRequestPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -496,7 +496,8 @@ impl enc::EncodeStruct for OffsetDeleteResponsePartition {
 }
 impl enc::Struct for OffsetDeleteResponsePartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -542,7 +543,8 @@ pub struct OffsetDeleteResponsePartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetDeleteResponsePartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

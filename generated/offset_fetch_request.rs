@@ -575,7 +575,8 @@ impl enc::EncodeStruct for OffsetFetchRequestTopic {
 }
 impl enc::Struct for OffsetFetchRequestTopic {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -630,7 +631,8 @@ pub struct OffsetFetchRequestTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetFetchRequestTopicRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1196,7 +1198,8 @@ impl enc::EncodeStruct for OffsetFetchRequestTopics {
 }
 impl enc::Struct for OffsetFetchRequestTopics {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1267,7 +1270,8 @@ pub struct OffsetFetchRequestTopicsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetFetchRequestTopicsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -813,7 +813,8 @@ impl enc::EncodeStruct for OffsetFetchResponsePartition {
 }
 impl enc::Struct for OffsetFetchResponsePartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -915,7 +916,8 @@ impl<'a> Default for OffsetFetchResponsePartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetFetchResponsePartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1808,7 +1810,8 @@ impl enc::EncodeStruct for OffsetFetchResponsePartitions {
 }
 impl enc::Struct for OffsetFetchResponsePartitions {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1892,7 +1895,8 @@ impl<'a> Default for OffsetFetchResponsePartitionsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetFetchResponsePartitionsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -614,7 +614,8 @@ impl enc::EncodeStruct for EpochEndOffset {
 }
 impl enc::Struct for EpochEndOffset {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -699,7 +700,8 @@ impl<'a> Default for EpochEndOffsetRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EpochEndOffsetRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1596,7 +1596,8 @@ impl enc::EncodeStruct for BatchIndexAndErrorMessage {
 }
 impl enc::Struct for BatchIndexAndErrorMessage {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1649,7 +1650,8 @@ pub struct BatchIndexAndErrorMessageRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for BatchIndexAndErrorMessageRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1855,7 +1857,8 @@ impl enc::EncodeStruct for LeaderIdAndEpoch {
 }
 impl enc::Struct for LeaderIdAndEpoch {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1917,7 +1920,8 @@ impl<'a> Default for LeaderIdAndEpochRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderIdAndEpochRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2095,7 +2099,8 @@ impl enc::EncodeStruct for NodeEndpoint {
 }
 impl enc::Struct for NodeEndpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2155,7 +2160,8 @@ pub struct NodeEndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for NodeEndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

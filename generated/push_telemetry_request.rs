@@ -61,7 +61,8 @@ impl enc::EncodeStruct for PushTelemetryRequest {
 }
 impl enc::Struct for PushTelemetryRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -129,7 +130,8 @@ pub struct PushTelemetryRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PushTelemetryRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -68,7 +68,8 @@ impl enc::EncodeStruct for RemoveRaftVoterRequest {
 }
 impl enc::Struct for RemoveRaftVoterRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -130,7 +131,8 @@ impl<'a> Default for RemoveRaftVoterRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RemoveRaftVoterRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -68,7 +68,8 @@ impl enc::EncodeStruct for RemoveRaftVoterResponse {
 }
 impl enc::Struct for RemoveRaftVoterResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -142,7 +143,8 @@ impl<'a> Default for RemoveRaftVoterResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RemoveRaftVoterResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -69,7 +69,8 @@ impl enc::EncodeStruct for RenewDelegationTokenRequest {
 }
 impl enc::Struct for RenewDelegationTokenRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -130,7 +131,8 @@ impl ::core::fmt::Debug for RenewDelegationTokenRequestRef<'_> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RenewDelegationTokenRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

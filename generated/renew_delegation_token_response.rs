@@ -66,7 +66,8 @@ impl enc::EncodeStruct for RenewDelegationTokenResponse {
 }
 impl enc::Struct for RenewDelegationTokenResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -125,7 +126,8 @@ pub struct RenewDelegationTokenResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RenewDelegationTokenResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -137,7 +137,8 @@ impl enc::EncodeStruct for RequestHeader {
 }
 impl enc::Struct for RequestHeader {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -254,7 +255,8 @@ impl<'a> Default for RequestHeaderRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RequestHeaderRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

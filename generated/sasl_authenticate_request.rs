@@ -51,7 +51,8 @@ impl enc::EncodeStruct for SaslAuthenticateRequest {
 }
 impl enc::Struct for SaslAuthenticateRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -105,7 +106,8 @@ impl ::core::fmt::Debug for SaslAuthenticateRequestRef<'_> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SaslAuthenticateRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

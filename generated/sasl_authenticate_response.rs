@@ -107,7 +107,8 @@ impl enc::EncodeStruct for SaslAuthenticateResponse {
 }
 impl enc::Struct for SaslAuthenticateResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -216,7 +217,8 @@ impl ::core::fmt::Debug for SaslAuthenticateResponseRef<'_> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SaslAuthenticateResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

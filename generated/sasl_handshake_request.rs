@@ -35,7 +35,8 @@ impl enc::EncodeStruct for SaslHandshakeRequest {
 }
 impl enc::Struct for SaslHandshakeRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -65,7 +66,8 @@ pub struct SaslHandshakeRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SaslHandshakeRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

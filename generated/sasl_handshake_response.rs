@@ -47,7 +47,8 @@ impl enc::EncodeStruct for SaslHandshakeResponse {
 }
 impl enc::Struct for SaslHandshakeResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -89,7 +90,8 @@ pub struct SaslHandshakeResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SaslHandshakeResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

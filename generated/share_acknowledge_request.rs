@@ -921,7 +921,8 @@ impl enc::EncodeStruct for AcknowledgementBatch {
 }
 impl enc::Struct for AcknowledgementBatch {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -975,7 +976,8 @@ pub struct AcknowledgementBatchRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AcknowledgementBatchRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1033,7 +1033,8 @@ impl enc::EncodeStruct for LeaderIdAndEpoch {
 }
 impl enc::Struct for LeaderIdAndEpoch {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1076,7 +1077,8 @@ pub struct LeaderIdAndEpochRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderIdAndEpochRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1254,7 +1256,8 @@ impl enc::EncodeStruct for NodeEndpoint {
 }
 impl enc::Struct for NodeEndpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1314,7 +1317,8 @@ pub struct NodeEndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for NodeEndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

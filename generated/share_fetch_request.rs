@@ -1410,7 +1410,8 @@ impl enc::EncodeStruct for AcknowledgementBatch {
 }
 impl enc::Struct for AcknowledgementBatch {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1464,7 +1465,8 @@ pub struct AcknowledgementBatchRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AcknowledgementBatchRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1670,7 +1672,8 @@ impl enc::EncodeStruct for ForgottenTopic {
 }
 impl enc::Struct for ForgottenTopic {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1714,7 +1717,8 @@ pub struct ForgottenTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ForgottenTopicRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

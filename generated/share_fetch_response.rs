@@ -1281,7 +1281,8 @@ impl enc::EncodeStruct for LeaderIdAndEpoch {
 }
 impl enc::Struct for LeaderIdAndEpoch {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1324,7 +1325,8 @@ pub struct LeaderIdAndEpochRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LeaderIdAndEpochRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1496,7 +1498,8 @@ impl enc::EncodeStruct for AcquiredRecords {
 }
 impl enc::Struct for AcquiredRecords {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1545,7 +1548,8 @@ pub struct AcquiredRecordsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AcquiredRecordsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1746,7 +1750,8 @@ impl enc::EncodeStruct for NodeEndpoint {
 }
 impl enc::Struct for NodeEndpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1806,7 +1811,8 @@ pub struct NodeEndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for NodeEndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

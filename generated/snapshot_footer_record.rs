@@ -42,7 +42,8 @@ impl enc::EncodeStruct for SnapshotFooterRecord {
 }
 impl enc::Struct for SnapshotFooterRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -75,7 +76,8 @@ pub struct SnapshotFooterRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SnapshotFooterRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -50,7 +50,8 @@ impl enc::EncodeStruct for SnapshotHeaderRecord {
 }
 impl enc::Struct for SnapshotHeaderRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -93,7 +94,8 @@ pub struct SnapshotHeaderRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SnapshotHeaderRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

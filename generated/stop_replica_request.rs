@@ -835,7 +835,8 @@ impl enc::EncodeStruct for StopReplicaPartitionV0 {
 }
 impl enc::Struct for StopReplicaPartitionV0 {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -884,7 +885,8 @@ pub struct StopReplicaPartitionV0Ref<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StopReplicaPartitionV0Ref<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1068,7 +1070,8 @@ impl enc::EncodeStruct for StopReplicaTopicV1 {
 }
 impl enc::Struct for StopReplicaTopicV1 {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1123,7 +1126,8 @@ pub struct StopReplicaTopicV1Ref<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StopReplicaTopicV1Ref<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1554,7 +1558,8 @@ impl enc::EncodeStruct for StopReplicaPartitionState {
 }
 impl enc::Struct for StopReplicaPartitionState {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1614,7 +1619,8 @@ impl<'a> Default for StopReplicaPartitionStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StopReplicaPartitionStateRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -331,7 +331,8 @@ impl enc::EncodeStruct for StopReplicaPartitionError {
 }
 impl enc::Struct for StopReplicaPartitionError {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -403,7 +404,8 @@ pub struct StopReplicaPartitionErrorRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StopReplicaPartitionErrorRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -289,7 +289,8 @@ impl enc::EncodeStruct for Endpoint {
 }
 impl enc::Struct for Endpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -328,7 +329,8 @@ pub struct EndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -473,7 +475,8 @@ impl enc::EncodeStruct for TaskOffset {
 }
 impl enc::Struct for TaskOffset {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -525,7 +528,8 @@ pub struct TaskOffsetRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TaskOffsetRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -972,7 +976,8 @@ impl enc::EncodeStruct for TaskIds {
 }
 impl enc::Struct for TaskIds {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1022,7 +1027,8 @@ pub struct TaskIdsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TaskIdsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1187,7 +1193,8 @@ impl enc::EncodeStruct for KeyValue {
 }
 impl enc::Struct for KeyValue {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1226,7 +1233,8 @@ pub struct KeyValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for KeyValueRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2142,7 +2150,8 @@ impl enc::EncodeStruct for TopologyDescriptionNode {
 }
 impl enc::Struct for TopologyDescriptionNode {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2222,7 +2231,8 @@ pub struct TopologyDescriptionNodeRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopologyDescriptionNodeRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1103,7 +1103,8 @@ impl enc::EncodeStruct for KeyValue {
 }
 impl enc::Struct for KeyValue {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1142,7 +1143,8 @@ pub struct KeyValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for KeyValueRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1570,7 +1572,8 @@ impl enc::EncodeStruct for Endpoint {
 }
 impl enc::Struct for Endpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1609,7 +1612,8 @@ pub struct EndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1754,7 +1758,8 @@ impl enc::EncodeStruct for TaskOffset {
 }
 impl enc::Struct for TaskOffset {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1806,7 +1811,8 @@ pub struct TaskOffsetRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TaskOffsetRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1990,7 +1996,8 @@ impl enc::EncodeStruct for TaskIds {
 }
 impl enc::Struct for TaskIds {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2040,7 +2047,8 @@ pub struct TaskIdsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TaskIdsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -3002,7 +3010,8 @@ impl enc::EncodeStruct for CopartitionGroup {
 }
 impl enc::Struct for CopartitionGroup {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -3062,7 +3071,8 @@ pub struct CopartitionGroupRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CopartitionGroupRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

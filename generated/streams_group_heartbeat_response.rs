@@ -1222,7 +1222,8 @@ impl enc::EncodeStruct for Status {
 }
 impl enc::Struct for Status {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1273,7 +1274,8 @@ pub struct StatusRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StatusRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1441,7 +1443,8 @@ impl enc::EncodeStruct for TopicPartition {
 }
 impl enc::Struct for TopicPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1494,7 +1497,8 @@ pub struct TopicPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1651,7 +1655,8 @@ impl enc::EncodeStruct for TaskIds {
 }
 impl enc::Struct for TaskIds {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1701,7 +1706,8 @@ pub struct TaskIdsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TaskIdsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1865,7 +1871,8 @@ impl enc::EncodeStruct for Endpoint {
 }
 impl enc::Struct for Endpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1904,7 +1911,8 @@ pub struct EndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

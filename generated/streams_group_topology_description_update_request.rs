@@ -891,7 +891,8 @@ impl enc::EncodeStruct for TopologyDescriptionNode {
 }
 impl enc::Struct for TopologyDescriptionNode {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -971,7 +972,8 @@ pub struct TopologyDescriptionNodeRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopologyDescriptionNodeRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

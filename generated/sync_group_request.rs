@@ -668,7 +668,8 @@ impl enc::EncodeStruct for SyncGroupRequestAssignment {
 }
 impl enc::Struct for SyncGroupRequestAssignment {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -721,7 +722,8 @@ pub struct SyncGroupRequestAssignmentRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SyncGroupRequestAssignmentRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

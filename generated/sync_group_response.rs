@@ -96,7 +96,8 @@ impl enc::EncodeStruct for SyncGroupResponse {
 }
 impl enc::Struct for SyncGroupResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -199,7 +200,8 @@ pub struct SyncGroupResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SyncGroupResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -1126,7 +1126,8 @@ impl enc::EncodeStruct for TxnOffsetCommitRequestPartition {
 }
 impl enc::Struct for TxnOffsetCommitRequestPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1215,7 +1216,8 @@ impl<'a> Default for TxnOffsetCommitRequestPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TxnOffsetCommitRequestPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -42,7 +42,8 @@ impl enc::EncodeStruct for UnregisterBrokerRequest {
 }
 impl enc::Struct for UnregisterBrokerRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -84,7 +85,8 @@ pub struct UnregisterBrokerRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UnregisterBrokerRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -42,7 +42,8 @@ impl enc::EncodeStruct for UnregisterControllerRequest {
 }
 impl enc::Struct for UnregisterControllerRequest {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -83,7 +84,8 @@ pub struct UnregisterControllerRequestRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UnregisterControllerRequestRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

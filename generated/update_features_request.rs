@@ -437,7 +437,8 @@ impl enc::EncodeStruct for FeatureUpdateKey {
 }
 impl enc::Struct for FeatureUpdateKey {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -520,7 +521,8 @@ impl<'a> Default for FeatureUpdateKeyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FeatureUpdateKeyRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

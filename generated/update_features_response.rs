@@ -429,7 +429,8 @@ impl enc::EncodeStruct for UpdatableFeatureResult {
 }
 impl enc::Struct for UpdatableFeatureResult {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -497,7 +498,8 @@ impl<'a> Default for UpdatableFeatureResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdatableFeatureResultRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -923,7 +923,8 @@ impl enc::EncodeStruct for UpdateMetadataPartitionState {
 }
 impl enc::Struct for UpdateMetadataPartitionState {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1064,7 +1065,8 @@ pub struct UpdateMetadataPartitionStateRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdateMetadataPartitionStateRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2293,7 +2295,8 @@ impl enc::EncodeStruct for UpdateMetadataEndpoint {
 }
 impl enc::Struct for UpdateMetadataEndpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -2362,7 +2365,8 @@ pub struct UpdateMetadataEndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdateMetadataEndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

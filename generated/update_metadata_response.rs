@@ -52,7 +52,8 @@ impl enc::EncodeStruct for UpdateMetadataResponse {
 }
 impl enc::Struct for UpdateMetadataResponse {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -95,7 +96,8 @@ pub struct UpdateMetadataResponseRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UpdateMetadataResponseRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

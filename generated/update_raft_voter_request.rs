@@ -491,7 +491,8 @@ impl enc::EncodeStruct for Listener {
 }
 impl enc::Struct for Listener {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -536,7 +537,8 @@ pub struct ListenerRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ListenerRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -685,7 +687,8 @@ impl enc::EncodeStruct for KRaftVersionFeature {
 }
 impl enc::Struct for KRaftVersionFeature {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -728,7 +731,8 @@ pub struct KRaftVersionFeatureRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for KRaftVersionFeatureRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

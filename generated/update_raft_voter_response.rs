@@ -407,7 +407,8 @@ impl enc::EncodeStruct for CurrentLeader {
 }
 impl enc::Struct for CurrentLeader {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -483,7 +484,8 @@ impl<'a> Default for CurrentLeaderRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CurrentLeaderRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -550,7 +550,8 @@ impl enc::EncodeStruct for Endpoint {
 }
 impl enc::Struct for Endpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -595,7 +596,8 @@ pub struct EndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -744,7 +746,8 @@ impl enc::EncodeStruct for KRaftVersionFeature {
 }
 impl enc::Struct for KRaftVersionFeature {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -787,7 +790,8 @@ pub struct KRaftVersionFeatureRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for KRaftVersionFeatureRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -917,7 +917,8 @@ impl enc::EncodeStruct for StateBatch {
 }
 impl enc::Struct for StateBatch {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -977,7 +978,8 @@ pub struct StateBatchRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for StateBatchRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -432,7 +432,8 @@ impl enc::EncodeStruct for PartitionResult {
 }
 impl enc::Struct for PartitionResult {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -493,7 +494,8 @@ pub struct PartitionResultRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionResultRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -676,7 +676,8 @@ impl enc::EncodeStruct for WritableTxnMarkerTopic {
 }
 impl enc::Struct for WritableTxnMarkerTopic {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -731,7 +732,8 @@ pub struct WritableTxnMarkerTopicRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for WritableTxnMarkerTopicRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -77,13 +77,15 @@ pub fn decode_into<B: Input, T: Decode<B>>(
 }
 
 /// [`Segment::put_str`], naming the field on error.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn put_str(s: &mut Segment<'_>, value: &str, flexible: bool, name: &'static str) -> Result<(), EncodeError> {
     s.put_str(value, flexible).map_err(|e| e.in_field(name))
 }
 
 /// [`Segment::put_nullable_str`], naming the field on error.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn put_nullable_str(
     s: &mut Segment<'_>,
     value: Option<&str>,
@@ -94,7 +96,8 @@ pub fn put_nullable_str(
 }
 
 /// [`Segment::put_count`], naming the field on error.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn put_count(s: &mut Segment<'_>, count: usize, flexible: bool, name: &'static str) -> Result<(), EncodeError> {
     s.put_count(count, flexible).map_err(|e| e.in_field(name))
 }
@@ -116,7 +119,8 @@ pub fn encode_elements<T: Encode>(
 }
 
 /// [`Segment::put_fixed_array`], naming the field on error.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn put_fixed_array<T: Fixed>(
     s: &mut Segment<'_>,
     items: &[T],
@@ -134,7 +138,8 @@ pub fn put_fixed_array<T: Fixed>(
 /// When fewer than `N` bytes remain, the error that reading the fields
 /// one at a time gives: [`DecodeErrorKind::NotEnoughBytes`](crate::error::DecodeErrorKind::NotEnoughBytes)
 /// in the first field whose bytes run out, at its offset.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn read_run<B: Input, const N: usize>(
     r: &mut Reader<B>,
     fields: &[(&'static str, usize)],
@@ -211,7 +216,8 @@ fn read_fixed_array<B: Input, T: Fixed>(
 }
 
 /// Appends the `N` values in `bytes` to the empty `place`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn read_few<T: Fixed, const N: usize>(place: &mut Vec<T>, bytes: &[u8]) {
     let mut values = [T::default(); N];
     for (value, chunk) in values.iter_mut().zip(bytes.chunks_exact(T::SIZE)) {

@@ -56,7 +56,8 @@ impl<'w> Segment<'w> {
     ///
     /// # Errors
     /// [`EncodeErrorKind::Invalid`] when fewer than `n` bytes are left.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn room(&mut self, n: usize) -> Result<(&mut [MaybeUninit<u8>], usize), EncodeError> {
         if n > self.cap - self.pos {
             return Err(segment_short());
@@ -84,7 +85,8 @@ impl<'w> Segment<'w> {
     /// assert_eq!(&buf[..], b"ab");
     /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn finish(self) {
         let len = self.buf.len() + self.pos;
         // SAFETY: the first `pos` bytes of the spare capacity were written
@@ -108,7 +110,8 @@ impl<'w> Segment<'w> {
     /// assert_eq!(&buf[..], [0]);
     /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn put_u8(&mut self, byte: u8) -> Result<(), EncodeError> {
         self.put_slice(&[byte])
     }
@@ -129,7 +132,8 @@ impl<'w> Segment<'w> {
     /// assert_eq!(&buf[..], b"abc");
     /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn put_slice(&mut self, src: &[u8]) -> Result<(), EncodeError> {
         self.put_prefixed([], src)
     }
@@ -150,7 +154,8 @@ impl<'w> Segment<'w> {
     /// assert_eq!(&buf[..], [0, 0, 1, 2]);
     /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn put_fixed<T: Fixed>(&mut self, value: T) -> Result<(), EncodeError> {
         let (dst, end) = self.room(T::SIZE)?;
         value.write(dst);
@@ -177,7 +182,8 @@ impl<'w> Segment<'w> {
     /// assert_eq!(&buf[..], [0, 2, b'r', b'k']);
     /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn put_str(&mut self, s: &str, flexible: bool) -> Result<(), EncodeError> {
         // As the `Writer`'s: the common prefixes inline, the rest shared;
         // a common prefix and the bytes checked against the reservation at
@@ -194,7 +200,8 @@ impl<'w> Segment<'w> {
     }
 
     /// Writes `prefix`, then `src`, after one check that both fit.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn put_prefixed<const N: usize>(&mut self, prefix: [u8; N], src: &[u8]) -> Result<(), EncodeError> {
         let (dst, end) = self.room(N + src.len())?;
         let (head, tail) = dst.split_at_mut(N);
@@ -225,7 +232,8 @@ impl<'w> Segment<'w> {
     /// assert_eq!(&buf[..], [0xff, 0xff, 0]);
     /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn put_nullable_str(&mut self, s: Option<&str>, flexible: bool) -> Result<(), EncodeError> {
         match s {
             Some(s) => self.put_str(s, flexible),
@@ -253,7 +261,8 @@ impl<'w> Segment<'w> {
     /// assert_eq!(&buf[..], [3, 0, 0, 0, 1, 0, 0, 0, 2]);
     /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn put_fixed_array<T: Fixed>(&mut self, items: &[T], flexible: bool) -> Result<(), EncodeError> {
         // As for strings: a common prefix and the values checked against
         // the reservation at once.
@@ -287,7 +296,8 @@ impl<'w> Segment<'w> {
     /// assert_eq!(&buf[..], [0, 0, 0, 2, 3]);
     /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn put_count(&mut self, count: usize, flexible: bool) -> Result<(), EncodeError> {
         if flexible && count < 0x7f {
             self.put_u8(count as u8 + 1)
@@ -303,7 +313,8 @@ impl<'w> Segment<'w> {
     }
 
     /// Writes `prefix`, then each of `items`, after one check that all fit.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn put_prefixed_values<T: Fixed, const N: usize>(
         &mut self,
         prefix: [u8; N],
@@ -346,7 +357,8 @@ impl Writer<'_> {
     /// For generated code, as the rest of [`crate::encoding`]: hidden
     /// from the documentation, not part of the stable API.
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn segment(&mut self, bound: usize) -> Segment<'_> {
         let buf: &mut BytesMut = self;
         buf.reserve(bound);
@@ -363,7 +375,8 @@ impl Writer<'_> {
 }
 
 /// Writes `N` values to the first `N` chunks, unrolled.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn write_all<T: Fixed, const N: usize>(values: [T; N], chunks: std::slice::ChunksExactMut<'_, MaybeUninit<u8>>) {
     for (value, chunk) in values.into_iter().zip(chunks) {
         value.write(chunk);

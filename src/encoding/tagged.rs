@@ -129,7 +129,8 @@ pub fn check_none(fields: &[RawTaggedField]) -> Result<(), EncodeError> {
 /// Empties the unknown tagged fields a decode is about to refill, testing
 /// first: they are nearly always empty already, and the test is cheaper
 /// than `Vec::clear`'s drop loop over no elements.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn clear<B: Input>(unknown: &mut Vec<RawTaggedField<B>>) {
     if !unknown.is_empty() {
         unknown.clear();
@@ -149,7 +150,8 @@ pub fn clear<B: Input>(unknown: &mut Vec<RawTaggedField<B>>) {
 /// Short input, unknown tags not strictly ascending among themselves, a
 /// known tag not valid at this version, or a known value that does not use
 /// exactly its declared size.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn decode_section<B: Input>(
     r: &mut Reader<B>,
     known_tags: u32,

@@ -14,7 +14,8 @@ use super::varint::{put_uvarint, uvarint_len};
 use super::{Decode, DecodeNullable, Encode, Input, Nullable, Reader, Writer};
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn put_len(buf: &mut Writer<'_>, len: usize, flexible: bool) -> Result<(), EncodeError> {
     if len >= i32::MAX as usize {
         return Err(too_long(len));
@@ -61,12 +62,14 @@ pub(crate) fn read_len<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Op
 
 /// [`read_len`] for `bytes` and `records`, whose compact lengths mostly
 /// take two bytes or more: the varint is decoded in place.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn read_bytes_len<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<usize>, DecodeError> {
     read_len_by(r, flexible, Reader::read_uvarint_inline)
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn read_len_by<B: Input>(
     r: &mut Reader<B>,
     flexible: bool,
@@ -123,7 +126,8 @@ macro_rules! slice_of_input {
                 read_slice(r, flexible)
             }
 
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn decode_option_into(
                 place: &mut Option<Self>,
                 r: &mut Reader<$input>,
@@ -147,7 +151,8 @@ slice_of_input!(<'a> for &'a [u8]);
 impl Nullable for Bytes {}
 
 /// A length-prefixed slice of the input, or null (`None`).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn read_slice<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<B>, DecodeError> {
     match read_bytes_len(r, flexible)? {
         None => Ok(None),

@@ -260,7 +260,8 @@ impl<S: Struct> DecodeNullable<S::Input> for S {
 /// Reads a value that may not be null: [`DecodeNullable::decode_option`],
 /// with null an error at the value's offset. The whole decode of the view
 /// types (`&str`, `&[u8]`, `FixedArray`), which are read, not filled in.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn decode_non_null<B: Input, T: DecodeNullable<B>>(
     r: &mut Reader<B>,
     version: i16,

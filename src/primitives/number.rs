@@ -52,7 +52,8 @@ macro_rules! fixed {
                 <$ty>::from_be_bytes(chunk.first_chunk().copied().unwrap_or_default())
             }
 
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn write(self, out: &mut [MaybeUninit<u8>]) {
                 for (out, byte) in out.iter_mut().zip(self.to_be_bytes()) {
                     out.write(byte);
@@ -111,7 +112,8 @@ impl Fixed for bool {
         chunk.first().is_some_and(|&b| b != 0)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn write(self, out: &mut [MaybeUninit<u8>]) {
         if let Some(out) = out.first_mut() {
             out.write(u8::from(self));

@@ -365,7 +365,8 @@ impl<B: Input> Reader<B> {
 
     /// [`Reader::read_uvarint`] compiled in place, for the lengths of
     /// `bytes` and `records` fields: most of them take two bytes or more.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn read_uvarint_inline(&mut self) -> Result<u32, DecodeError> {
         let (value, len) = super::varint::decode_u32(self.rest()).map_err(|kind| self.error(kind))?;
         self.pos += len;

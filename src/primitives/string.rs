@@ -17,7 +17,8 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 /// Longest string Kafka's encodings carry, in bytes.
 pub const MAX_STRING_LEN: usize = i16::MAX as usize;
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub(super) fn put_str(buf: &mut Writer<'_>, s: &str, flexible: bool) -> Result<(), EncodeError> {
     // A classic length, or a compact one of one byte (nearly every string
     // is shorter than 127 bytes), is written inline; the rest, and the
@@ -63,7 +64,8 @@ pub(super) fn str_size(s: &str, flexible: bool) -> usize {
 }
 
 /// The length prefix of a string: `None` for null.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn read_str_len<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<usize>, DecodeError> {
     if flexible {
         // A one-byte length (a string of up to 126 bytes) needs no further
@@ -95,7 +97,8 @@ fn read_long_compact_str_len<B: Input>(r: &mut Reader<B>) -> Result<Option<usize
 }
 
 /// `bytes`, read at offset `start`, as UTF-8.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn utf8_at(bytes: &[u8], start: usize) -> Result<&str, DecodeError> {
     if !is_utf8(bytes) {
         return Err(invalid_utf8(start));
@@ -163,7 +166,8 @@ impl Encode for ByteString {
 }
 
 impl Decode for ByteString {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
         let mut s = ByteString::new();
         s.decode_value_into(r, version, flexible)?;
@@ -176,7 +180,8 @@ impl Decode for ByteString {
         *self = ByteString::new();
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_value_into(&mut self, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
         let offset = r.offset();
         match read_str_len(r, flexible)? {
@@ -217,7 +222,8 @@ fn read_option_str_into(place: &mut Option<ByteString>, r: &mut Reader, len: Opt
 }
 
 /// The body of [`read_str_into`] and [`read_option_str_into`].
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), DecodeError> {
     r.ensure_remaining(len)?;
     // Short ASCII is checked here, anything else in a tail call, so that no
@@ -292,7 +298,8 @@ fn lossy(bytes: &[u8]) -> ByteString {
 ///
 /// # Safety
 /// At least `len` bytes remain, and they are UTF-8.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 unsafe fn take_str(place: &mut ByteString, r: &mut Reader, len: usize) {
     // SAFETY: by the caller's checks.
     let text = unsafe { ByteString::from_bytes_unchecked(r.read_bytes_unchecked(len)) };
@@ -309,14 +316,16 @@ impl Nullable for ByteString {
 }
 
 impl DecodeNullable for ByteString {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
         let mut s = None;
         Self::decode_option_into(&mut s, r, version, flexible)?;
         Ok(s)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_option_into(place: &mut Option<Self>, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
         let len = read_str_len(r, flexible)?;
         read_option_str_into(place, r, len)

@@ -45,24 +45,28 @@ pub trait EncodeStruct: Struct<Input = Bytes> {
 }
 
 impl<S: EncodeStruct> Encode for S {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn encode_value(&self, buf: &mut Writer<'_>, version: i16, _: bool) -> Result<(), EncodeError> {
         self.encode_fields(buf, version)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn value_size(&self, version: i16, _: bool) -> usize {
         self.fields_size(version)
     }
 }
 
 impl<S: Struct> Decode<S::Input> for S {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_value_into(&mut self, r: &mut Reader<S::Input>, version: i16, _: bool) -> Result<(), DecodeError> {
         self.decode_fields_into(r, version)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn reset_value(&mut self) {
         self.reset_fields();
     }

@@ -309,7 +309,8 @@ impl Fixed for Uuid {
         Uuid(chunk.first_chunk().copied().unwrap_or_default())
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn write(self, out: &mut [MaybeUninit<u8>]) {
         for (out, byte) in out.iter_mut().zip(self.0) {
             out.write(byte);

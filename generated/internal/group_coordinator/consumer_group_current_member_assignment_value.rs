@@ -479,7 +479,8 @@ impl enc::EncodeStruct for TopicPartitions {
 }
 impl enc::Struct for TopicPartitions {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -551,7 +552,8 @@ impl<'a> Default for TopicPartitionsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicPartitionsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

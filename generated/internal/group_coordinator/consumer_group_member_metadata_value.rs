@@ -983,7 +983,8 @@ impl enc::EncodeStruct for ClassicProtocol {
 }
 impl enc::Struct for ClassicProtocol {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1018,7 +1019,8 @@ pub struct ClassicProtocolRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ClassicProtocolRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -239,7 +239,8 @@ impl enc::EncodeStruct for TopicPartition {
 }
 impl enc::Struct for TopicPartition {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -279,7 +280,8 @@ pub struct TopicPartitionRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicPartitionRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

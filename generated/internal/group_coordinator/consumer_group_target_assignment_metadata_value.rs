@@ -63,7 +63,8 @@ impl enc::EncodeStruct for ConsumerGroupTargetAssignmentMetadataValue {
 }
 impl enc::Struct for ConsumerGroupTargetAssignmentMetadataValue {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -121,7 +122,8 @@ pub struct ConsumerGroupTargetAssignmentMetadataValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConsumerGroupTargetAssignmentMetadataValueRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -552,7 +552,8 @@ impl enc::EncodeStruct for MemberMetadata {
 }
 impl enc::Struct for MemberMetadata {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -685,7 +686,8 @@ impl<'a> Default for MemberMetadataRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for MemberMetadataRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

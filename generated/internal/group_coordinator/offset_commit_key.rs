@@ -42,7 +42,8 @@ impl enc::EncodeStruct for OffsetCommitKey {
 }
 impl enc::Struct for OffsetCommitKey {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -76,7 +77,8 @@ pub struct OffsetCommitKeyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for OffsetCommitKeyRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -368,7 +368,8 @@ impl enc::EncodeStruct for TopicPartitionsInfo {
 }
 impl enc::Struct for TopicPartitionsInfo {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -412,7 +413,8 @@ pub struct TopicPartitionsInfoRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicPartitionsInfoRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -592,7 +594,8 @@ impl enc::EncodeStruct for TopicInfo {
 }
 impl enc::Struct for TopicInfo {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -627,7 +630,8 @@ pub struct TopicInfoRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicInfoRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -38,7 +38,8 @@ impl enc::EncodeStruct for ShareGroupTargetAssignmentMemberKey {
 }
 impl enc::Struct for ShareGroupTargetAssignmentMemberKey {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -68,7 +69,8 @@ pub struct ShareGroupTargetAssignmentMemberKeyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareGroupTargetAssignmentMemberKeyRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -33,7 +33,8 @@ impl enc::EncodeStruct for ShareGroupTargetAssignmentMetadataKey {
 }
 impl enc::Struct for ShareGroupTargetAssignmentMetadataKey {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -59,7 +60,8 @@ pub struct ShareGroupTargetAssignmentMetadataKeyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareGroupTargetAssignmentMetadataKeyRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -711,7 +711,8 @@ impl enc::EncodeStruct for TaskIds {
 }
 impl enc::Struct for TaskIds {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -789,7 +790,8 @@ impl<'a> Default for TaskIdsRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TaskIdsRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

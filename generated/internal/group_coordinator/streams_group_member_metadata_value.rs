@@ -587,7 +587,8 @@ impl enc::EncodeStruct for Endpoint {
 }
 impl enc::Struct for Endpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -622,7 +623,8 @@ pub struct EndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -756,7 +758,8 @@ impl enc::EncodeStruct for KeyValue {
 }
 impl enc::Struct for KeyValue {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -791,7 +794,8 @@ pub struct KeyValueRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for KeyValueRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

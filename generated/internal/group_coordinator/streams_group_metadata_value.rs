@@ -610,7 +610,8 @@ impl enc::EncodeStruct for LastAssignmentConfig {
 }
 impl enc::Struct for LastAssignmentConfig {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -645,7 +646,8 @@ pub struct LastAssignmentConfigRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for LastAssignmentConfigRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -258,7 +258,8 @@ impl enc::EncodeStruct for TopicConfig {
 }
 impl enc::Struct for TopicConfig {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -293,7 +294,8 @@ pub struct TopicConfigRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicConfigRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1215,7 +1217,8 @@ impl enc::EncodeStruct for CopartitionGroup {
 }
 impl enc::Struct for CopartitionGroup {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1269,7 +1272,8 @@ pub struct CopartitionGroupRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for CopartitionGroupRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -79,7 +79,8 @@ impl enc::EncodeStruct for AccessControlEntryRecord {
 }
 impl enc::Struct for AccessControlEntryRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -158,7 +159,8 @@ pub struct AccessControlEntryRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for AccessControlEntryRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -126,7 +126,8 @@ impl enc::EncodeStruct for BrokerRegistrationChangeRecord {
 }
 impl enc::Struct for BrokerRegistrationChangeRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -224,7 +225,8 @@ pub struct BrokerRegistrationChangeRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for BrokerRegistrationChangeRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -42,7 +42,8 @@ impl enc::EncodeStruct for ClearElrRecord {
 }
 impl enc::Struct for ClearElrRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -82,7 +83,8 @@ pub struct ClearElrRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ClearElrRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

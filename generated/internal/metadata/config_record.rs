@@ -71,7 +71,8 @@ impl enc::EncodeStruct for ConfigRecord {
 }
 impl enc::Struct for ConfigRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -138,7 +139,8 @@ impl<'a> Default for ConfigRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ConfigRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -73,7 +73,8 @@ impl enc::EncodeStruct for DelegationTokenRecord {
 }
 impl enc::Struct for DelegationTokenRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -132,7 +133,8 @@ pub struct DelegationTokenRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for DelegationTokenRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

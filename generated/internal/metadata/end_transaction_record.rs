@@ -29,7 +29,8 @@ impl enc::EncodeStruct for EndTransactionRecord {
 }
 impl enc::Struct for EndTransactionRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -56,7 +57,8 @@ pub struct EndTransactionRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for EndTransactionRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -46,7 +46,8 @@ impl enc::EncodeStruct for FeatureLevelRecord {
 }
 impl enc::Struct for FeatureLevelRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -87,7 +88,8 @@ pub struct FeatureLevelRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FeatureLevelRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

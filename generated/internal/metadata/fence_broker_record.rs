@@ -46,7 +46,8 @@ impl enc::EncodeStruct for FenceBrokerRecord {
 }
 impl enc::Struct for FenceBrokerRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -91,7 +92,8 @@ pub struct FenceBrokerRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for FenceBrokerRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

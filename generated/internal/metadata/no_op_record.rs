@@ -29,7 +29,8 @@ impl enc::EncodeStruct for NoOpRecord {
 }
 impl enc::Struct for NoOpRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -56,7 +57,8 @@ pub struct NoOpRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for NoOpRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -232,7 +232,8 @@ impl enc::EncodeStruct for PartitionChangeRecord {
 }
 impl enc::Struct for PartitionChangeRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -420,7 +421,8 @@ impl<'a> Default for PartitionChangeRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionChangeRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -193,7 +193,8 @@ impl enc::EncodeStruct for PartitionRecord {
 }
 impl enc::Struct for PartitionRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -382,7 +383,8 @@ impl<'a> Default for PartitionRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

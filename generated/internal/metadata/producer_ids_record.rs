@@ -60,7 +60,8 @@ impl enc::EncodeStruct for ProducerIdsRecord {
 }
 impl enc::Struct for ProducerIdsRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -123,7 +124,8 @@ impl<'a> Default for ProducerIdsRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ProducerIdsRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

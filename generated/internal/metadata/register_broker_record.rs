@@ -858,7 +858,8 @@ impl enc::EncodeStruct for BrokerEndpoint {
 }
 impl enc::Struct for BrokerEndpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -905,7 +906,8 @@ pub struct BrokerEndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for BrokerEndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1110,7 +1112,8 @@ impl enc::EncodeStruct for BrokerFeature {
 }
 impl enc::Struct for BrokerFeature {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1153,7 +1156,8 @@ pub struct BrokerFeatureRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for BrokerFeatureRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

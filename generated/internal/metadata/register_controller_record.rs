@@ -368,7 +368,8 @@ impl enc::EncodeStruct for ControllerEndpoint {
 }
 impl enc::Struct for ControllerEndpoint {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -415,7 +416,8 @@ pub struct ControllerEndpointRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ControllerEndpointRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -620,7 +622,8 @@ impl enc::EncodeStruct for ControllerFeature {
 }
 impl enc::Struct for ControllerFeature {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -663,7 +666,8 @@ pub struct ControllerFeatureRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ControllerFeatureRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -42,7 +42,8 @@ impl enc::EncodeStruct for RemoveDelegationTokenRecord {
 }
 impl enc::Struct for RemoveDelegationTokenRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -73,7 +74,8 @@ pub struct RemoveDelegationTokenRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for RemoveDelegationTokenRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

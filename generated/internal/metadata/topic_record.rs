@@ -46,7 +46,8 @@ impl enc::EncodeStruct for TopicRecord {
 }
 impl enc::Struct for TopicRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -90,7 +91,8 @@ pub struct TopicRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -46,7 +46,8 @@ impl enc::EncodeStruct for UnregisterBrokerRecord {
 }
 impl enc::Struct for UnregisterBrokerRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -94,7 +95,8 @@ pub struct UnregisterBrokerRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UnregisterBrokerRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

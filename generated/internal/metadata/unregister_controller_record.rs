@@ -40,7 +40,8 @@ impl enc::EncodeStruct for UnregisterControllerRecord {
 }
 impl enc::Struct for UnregisterControllerRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -77,7 +78,8 @@ pub struct UnregisterControllerRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UnregisterControllerRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

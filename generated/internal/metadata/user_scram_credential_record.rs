@@ -83,7 +83,8 @@ impl enc::EncodeStruct for UserScramCredentialRecord {
 }
 impl enc::Struct for UserScramCredentialRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -154,7 +155,8 @@ impl ::core::fmt::Debug for UserScramCredentialRecordRef<'_> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for UserScramCredentialRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

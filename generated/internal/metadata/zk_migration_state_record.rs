@@ -40,7 +40,8 @@ impl enc::EncodeStruct for ZkMigrationStateRecord {
 }
 impl enc::Struct for ZkMigrationStateRecord {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -77,7 +78,8 @@ pub struct ZkMigrationStateRecordRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ZkMigrationStateRecordRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

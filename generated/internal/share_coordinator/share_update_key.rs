@@ -43,7 +43,8 @@ impl enc::EncodeStruct for ShareUpdateKey {
 }
 impl enc::Struct for ShareUpdateKey {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -81,7 +82,8 @@ pub struct ShareUpdateKeyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ShareUpdateKeyRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

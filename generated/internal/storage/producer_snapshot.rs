@@ -259,7 +259,8 @@ impl enc::EncodeStruct for ProducerEntry {
 }
 impl enc::Struct for ProducerEntry {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -328,7 +329,8 @@ pub struct ProducerEntryRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for ProducerEntryRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

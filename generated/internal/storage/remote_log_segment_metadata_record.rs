@@ -1010,7 +1010,8 @@ impl enc::EncodeStruct for TopicIdPartitionEntry {
 }
 impl enc::Struct for TopicIdPartitionEntry {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1050,7 +1051,8 @@ pub struct TopicIdPartitionEntryRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicIdPartitionEntryRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1224,7 +1226,8 @@ impl enc::EncodeStruct for SegmentLeaderEpochEntry {
 }
 impl enc::Struct for SegmentLeaderEpochEntry {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1263,7 +1266,8 @@ pub struct SegmentLeaderEpochEntryRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SegmentLeaderEpochEntryRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

@@ -776,7 +776,8 @@ impl enc::EncodeStruct for SegmentLeaderEpochEntry {
 }
 impl enc::Struct for SegmentLeaderEpochEntry {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -815,7 +816,8 @@ pub struct SegmentLeaderEpochEntryRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for SegmentLeaderEpochEntryRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

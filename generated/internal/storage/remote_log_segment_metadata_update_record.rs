@@ -679,7 +679,8 @@ impl enc::EncodeStruct for TopicIdPartitionEntry {
 }
 impl enc::Struct for TopicIdPartitionEntry {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -719,7 +720,8 @@ pub struct TopicIdPartitionEntryRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TopicIdPartitionEntryRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

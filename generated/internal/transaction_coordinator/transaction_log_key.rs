@@ -33,7 +33,8 @@ impl enc::EncodeStruct for TransactionLogKey {
 }
 impl enc::Struct for TransactionLogKey {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -65,7 +66,8 @@ pub struct TransactionLogKeyRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for TransactionLogKeyRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

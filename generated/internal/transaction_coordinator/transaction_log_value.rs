@@ -981,7 +981,8 @@ impl enc::EncodeStruct for PartitionsSchema {
 }
 impl enc::Struct for PartitionsSchema {
     type Input = crate::Bytes;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,
@@ -1023,7 +1024,8 @@ pub struct PartitionsSchemaRef<'a> {
 #[cfg(feature = "borrowed")]
 impl<'a> enc::Struct for PartitionsSchemaRef<'a> {
     type Input = &'a [u8];
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn decode_fields_into(
         &mut self,
         r: &mut kwire::primitives::Reader<Self::Input>,

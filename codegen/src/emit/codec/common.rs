@@ -82,6 +82,18 @@ pub(super) fn run_bytes(run: &Run<'_, '_>, n: usize) -> (Literal, Vec<TokenStrea
     (Literal::usize_unsuffixed(bytes.last().map_or(0, |b| b.end)), ranges)
 }
 
+/// `#[inline(always)]` where the crate is optimized, `#[inline]` in a debug
+/// build (`debug_assertions`, the proxy Rust offers for opt-level 0): there
+/// the always-inliner is the only inliner that runs, and it would copy the
+/// body into every caller, unoptimized, for code that is not meant to be
+/// fast. The runtime's hot helpers carry the same pair.
+pub(super) fn always_when_optimized() -> TokenStream {
+    quote!(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[cfg_attr(debug_assertions, inline)]
+    )
+}
+
 /// `let write_x = <tagged here> && <not default>;` for each tagged field.
 pub(super) fn tagged_flags(tagged: &[&TaggedField<'_, '_>], rt: &TokenStream) -> Vec<TokenStream> {
     tagged

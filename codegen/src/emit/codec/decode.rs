@@ -8,7 +8,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::common::{by_tier, codec_inline, run_bytes};
+use super::common::{always_when_optimized, by_tier, codec_inline, run_bytes};
 use super::param;
 use crate::emit::cond::Cond;
 use crate::emit::field::Form;
@@ -26,9 +26,9 @@ pub(super) fn emit_decode_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext, form
     let (r, version) = (param(&decode, "r"), param(&decode, "version"));
     // A struct without nested structs (a topic config, an api version
     // range, a partition's records) is decoded inline in the loop over its
-    // array, always: with a records length read in place, the compiler
-    // would otherwise keep a call per partition.
-    let inline = codec_inline(plan, quote!(#[inline(always)]));
+    // array, always when optimized: with a records length read in place,
+    // the compiler would otherwise keep a call per partition.
+    let inline = codec_inline(plan, always_when_optimized());
     let (generics, input_ty, ty) = match form {
         Form::Owned => (quote!(), quote!(#rt::Bytes), Form::Owned.type_path(&view.def.rust_name)),
         Form::Borrowed => (quote!(<'a>), quote!(&'a [u8]), Form::Borrowed.type_path(&view.def.rust_name)),
