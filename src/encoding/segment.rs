@@ -16,6 +16,7 @@ use std::mem::MaybeUninit;
 use bytes::BytesMut;
 
 use crate::error::{EncodeError, EncodeErrorKind};
+use crate::primitives::fixed::write_bytes;
 use crate::primitives::string::MAX_STRING_LEN;
 use crate::primitives::{Fixed, Writer};
 
@@ -205,9 +206,7 @@ impl<'w> Segment<'w> {
     fn put_prefixed<const N: usize>(&mut self, prefix: [u8; N], src: &[u8]) -> Result<(), EncodeError> {
         let (dst, end) = self.room(N + src.len())?;
         let (head, tail) = dst.split_at_mut(N);
-        for (d, b) in head.iter_mut().zip(prefix) {
-            d.write(b);
-        }
+        write_bytes(head, &prefix);
         // SAFETY: `tail` is exactly `src.len()` bytes of the reservation,
         // which `src` (borrowed elsewhere) cannot overlap.
         unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), tail.as_mut_ptr().cast::<u8>(), src.len()) };
@@ -322,9 +321,7 @@ impl<'w> Segment<'w> {
     ) -> Result<(), EncodeError> {
         let (dst, end) = self.room(N + items.len() * T::SIZE)?;
         let (head, tail) = dst.split_at_mut(N);
-        for (d, b) in head.iter_mut().zip(prefix) {
-            d.write(b);
-        }
+        write_bytes(head, &prefix);
         // Most such arrays (replica lists, ISRs) hold a few values: written
         // straight, they skip the setup of a loop built for long arrays.
         let chunks = tail.chunks_exact_mut(T::SIZE);
@@ -377,9 +374,14 @@ impl Writer<'_> {
 /// Writes `N` values to the first `N` chunks, unrolled.
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[cfg_attr(debug_assertions, inline)]
-fn write_all<T: Fixed, const N: usize>(values: [T; N], chunks: std::slice::ChunksExactMut<'_, MaybeUninit<u8>>) {
-    for (value, chunk) in values.into_iter().zip(chunks) {
-        value.write(chunk);
+fn write_all<T: Fixed, const N: usize>(values: [T; N], mut chunks: std::slice::ChunksExactMut<'_, MaybeUninit<u8>>) {
+    // Indexes rather than the array's `into_iter`: no iterator types to
+    // compile for each `T` and `N`.
+    #[allow(clippy::needless_range_loop)]
+    for i in 0..N {
+        if let Some(chunk) = chunks.next() {
+            values[i].write(chunk);
+        }
     }
 }
 

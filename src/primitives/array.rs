@@ -138,6 +138,27 @@ trait DecodeItems<B: Input>: Decode<B> {
     ) -> Result<(), DecodeError>;
 }
 
+/// [`Vec::truncate`], written here: the standard library's is compiled
+/// for each element type in the codegen unit of the standard library's
+/// code, with a copy of that type's drop code, where this one is compiled
+/// into [`DecodeItems::decode_items_into`], beside the element type's own
+/// code.
+#[inline]
+fn truncate<T>(items: &mut Vec<T>, len: usize) {
+    let old = items.len();
+    if len >= old {
+        return;
+    }
+    // SAFETY: elements `len..old` are initialized; the length is set
+    // first, so a panic while dropping them leaks the rest rather than
+    // dropping any twice.
+    unsafe {
+        let tail = std::ptr::slice_from_raw_parts_mut(items.as_mut_ptr().add(len), old - len);
+        items.set_len(len);
+        std::ptr::drop_in_place(tail);
+    }
+}
+
 impl<B: Input, T: Decode<B>> DecodeItems<B> for T {
     // Never inlined, as `encode_items`: the loop is compiled once for each
     // element type.
@@ -149,7 +170,7 @@ impl<B: Input, T: Decode<B>> DecodeItems<B> for T {
         version: i16,
         flexible: bool,
     ) -> Result<(), DecodeError> {
-        items.truncate(count);
+        truncate(items, count);
         let kept = items.len();
         let mut i = 0;
         loop {

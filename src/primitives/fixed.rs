@@ -29,6 +29,19 @@ pub trait Fixed: Encode + Decode + Copy + 'static + sealed::Sealed {
     fn from_chunk(chunk: &[u8]) -> Self;
 }
 
+/// Copies `bytes` to the start of `out`, as many as fit (callers give
+/// `out` room for all of them). A plain copy, where a loop zipping the two
+/// would compile its iterator types for each length in every codegen unit
+/// that writes a fixed-width value.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+pub(crate) fn write_bytes(out: &mut [std::mem::MaybeUninit<u8>], bytes: &[u8]) {
+    let n = bytes.len().min(out.len());
+    // SAFETY: both are valid for `n` bytes, and `out`, borrowed mutably,
+    // cannot overlap `bytes`.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr().cast::<u8>(), n) }
+}
+
 mod sealed {
     /// Keeps [`super::Fixed`] to this crate's fixed-width types.
     pub trait Sealed {}

@@ -55,9 +55,7 @@ macro_rules! fixed {
             #[cfg_attr(not(debug_assertions), inline(always))]
             #[cfg_attr(debug_assertions, inline)]
             fn write(self, out: &mut [MaybeUninit<u8>]) {
-                for (out, byte) in out.iter_mut().zip(self.to_be_bytes()) {
-                    out.write(byte);
-                }
+                super::fixed::write_bytes(out, &self.to_be_bytes());
             }
         }
     )*};

@@ -312,9 +312,7 @@ impl Fixed for Uuid {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn write(self, out: &mut [MaybeUninit<u8>]) {
-        for (out, byte) in out.iter_mut().zip(self.0) {
-            out.write(byte);
-        }
+        super::fixed::write_bytes(out, &self.0);
     }
 
     #[inline]
