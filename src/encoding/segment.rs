@@ -207,9 +207,7 @@ impl<'w> Segment<'w> {
         let (dst, end) = self.room(N + src.len())?;
         let (head, tail) = dst.split_at_mut(N);
         write_bytes(head, &prefix);
-        // SAFETY: `tail` is exactly `src.len()` bytes of the reservation,
-        // which `src` (borrowed elsewhere) cannot overlap.
-        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), tail.as_mut_ptr().cast::<u8>(), src.len()) };
+        write_bytes(tail, src);
         self.pos = end;
         Ok(())
     }
